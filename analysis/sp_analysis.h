@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_analysis.h - statistics, call tree and summaries over an sp_run
+ * (internal API shared by the CLI, plots and viewer). Pure computation: no
+ * file I/O; the only output is to a FILE * the caller passes in.
+ */
+#ifndef SP_ANALYSIS_H
+#define SP_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sp_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Derive everything analysis offers from the raw calls: per-region statistics
+ * (all ranks and per rank, with percentiles and own time), the merged call
+ * tree, and per-call depth and tree node. Idempotent (a second call is a
+ * no-op). Returns 0 or SP_ENOMEM.
+ */
+int sp_run_analyze(sp_run *run);
+
+/* Statistics of an array of durations in ns (sorted in place). own_s is left
+ * 0. n may be 0 (all zero). */
+void sp_stats_from_durations(int64_t *durations_ns, size_t n, sp_stats *out);
+
+/* The time span of the run over every rank (after clock offsets), ns.
+ * Returns 0 and fills *t0/*t1, or SP_ENOENT for a run without calls. */
+int sp_run_time_span(const sp_run *run, int64_t *t0_ns, int64_t *t1_ns);
+
+/* Region filter for listings: regex include/exclude (POSIX extended). */
+typedef struct sp_region_filter sp_region_filter;
+
+/* Compile a filter; include and exclude may be NULL. NULL and
+ * sp_last_error() on a bad regex ("invalid --include regex '...': ..."). */
+sp_region_filter *sp_region_filter_new(const char *include, const char *exclude);
+bool sp_region_filter_match(const sp_region_filter *f, const char *name);
+void sp_region_filter_free(sp_region_filter *f);
+
+/* Sort keys for region listings. */
+typedef enum sp_sort_key {
+    SP_SORT_TOTAL, SP_SORT_OWN, SP_SORT_CALLS, SP_SORT_MEAN, SP_SORT_MIN,
+    SP_SORT_MAX, SP_SORT_STD, SP_SORT_P95, SP_SORT_NAME
+} sp_sort_key;
+
+/* Parse "total", "own", "calls", "mean", "min", "max", "std", "p95", "name".
+ * Returns 0 or SP_EINVAL (with the list of valid keys in the message). */
+int sp_sort_key_parse(const char *s, sp_sort_key *out);
+
+/* Region ids of run (analyzed) sorted by key (descending, name ascending),
+ * keeping only those that match f (NULL = all). *out is malloc'ed (caller
+ * frees); returns the count, or -1 (SP_ENOMEM). */
+long sp_run_sorted_regions(const sp_run *run, sp_sort_key key,
+                           const sp_region_filter *f, int32_t **out);
+
+/* Print the seed's boxed tree table followed by the Info panel. `path` is
+ * the file named in the panel (NULL: the run's source_path, else "FILE").
+ * Returns 0 or SP_EIO. */
+int sp_print_summary(sp_run *run, const char *path, FILE *out);
+
+/* Print the run metadata and the per-region table (calls, total, mean, min,
+ * max, std, p95) sorted and filtered. Returns 0 or SP_EIO. */
+int sp_print_inspect(sp_run *run, sp_sort_key key, const sp_region_filter *f,
+                     FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SP_ANALYSIS_H */

@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: MIT */
+/* sp_model.c - building, ordering and freeing the in-memory run model. */
+#include "sp_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_error.h"
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* ---- key/value lists ---- */
+
+int sp_kvlist_set(sp_kvlist *l, const char *key, const char *value)
+{
+    if (!key || !value)
+        return sp__error(SP_EINVAL, "metadata key and value must not be NULL");
+    char *v = dup_str(value);
+    if (!v)
+        return sp__error(SP_ENOMEM, "out of memory storing metadata '%s'", key);
+    for (size_t i = 0; i < l->n; i++) {
+        if (strcmp(l->items[i].key, key) == 0) {
+            free(l->items[i].value);
+            l->items[i].value = v;
+            return 0;
+        }
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        sp_kv *items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            free(v);
+            return sp__error(SP_ENOMEM, "out of memory storing metadata '%s'", key);
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    char *k = dup_str(key);
+    if (!k) {
+        free(v);
+        return sp__error(SP_ENOMEM, "out of memory storing metadata '%s'", key);
+    }
+    l->items[l->n].key = k;
+    l->items[l->n].value = v;
+    l->n++;
+    return 0;
+}
+
+const char *sp_kvlist_get(const sp_kvlist *l, const char *key)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strcmp(l->items[i].key, key) == 0)
+            return l->items[i].value;
+    return NULL;
+}
+
+void sp_kvlist_free(sp_kvlist *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        free(l->items[i].key);
+        free(l->items[i].value);
+    }
+    free(l->items);
+    memset(l, 0, sizeof *l);
+}
+
+/* ---- runs ---- */
+
+sp_run *sp_run_new(void)
+{
+    sp_run *run = calloc(1, sizeof *run);
+    if (!run)
+        return sp__error_null(SP_ENOMEM, "out of memory creating a run");
+    return run;
+}
+
+int32_t sp_run_region_id(const sp_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nregions; i++)
+        if (strcmp(run->region_names[i], name) == 0)
+            return (int32_t)i;
+    return -1;
+}
+
+int32_t sp_run_intern_region(sp_run *run, const char *name)
+{
+    int32_t id = sp_run_region_id(run, name);
+    if (id >= 0)
+        return id;
+    char **names = realloc(run->region_names, (run->nregions + 1) * sizeof *names);
+    if (!names)
+        return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
+    run->region_names = names;
+    names[run->nregions] = dup_str(name);
+    if (!names[run->nregions])
+        return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
+    return (int32_t)run->nregions++;
+}
+
+int sp_run_set_ranks(sp_run *run, size_t nranks)
+{
+    sp_rank_data *ranks = calloc(nranks ? nranks : 1, sizeof *ranks);
+    if (!ranks)
+        return sp__error(SP_ENOMEM, "out of memory allocating %zu ranks", nranks);
+    for (size_t i = 0; i < nranks; i++)
+        ranks[i].rank = (int32_t)i;
+    run->ranks = ranks;
+    run->nranks = nranks;
+    return 0;
+}
+
+int sp_rank_alloc_calls(sp_rank_data *rk, size_t n)
+{
+    size_t m = n ? n : 1;
+    rk->start_ns = malloc(m * sizeof *rk->start_ns);
+    rk->end_ns = malloc(m * sizeof *rk->end_ns);
+    rk->region = malloc(m * sizeof *rk->region);
+    rk->thread = malloc(m * sizeof *rk->thread);
+    rk->parent = malloc(m * sizeof *rk->parent);
+    if (!rk->start_ns || !rk->end_ns || !rk->region || !rk->thread || !rk->parent)
+        return sp__error(SP_ENOMEM, "out of memory allocating %zu calls", n);
+    for (size_t i = 0; i < n; i++)
+        rk->parent[i] = -1;
+    rk->ncalls = n;
+    return 0;
+}
+
+/* ---- ordering ---- */
+
+static const sp_rank_data *sort_rank; /* qsort has no context argument in C11 */
+
+static int call_order(const void *pa, const void *pb)
+{
+    size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+    const sp_rank_data *rk = sort_rank;
+    if (rk->thread[a] != rk->thread[b])
+        return rk->thread[a] < rk->thread[b] ? -1 : 1;
+    if (rk->start_ns[a] != rk->start_ns[b])
+        return rk->start_ns[a] < rk->start_ns[b] ? -1 : 1;
+    if (rk->end_ns[a] != rk->end_ns[b]) /* longer (enclosing) call first */
+        return rk->end_ns[a] > rk->end_ns[b] ? -1 : 1;
+    /* Same interval: a parent precedes its child. */
+    if (rk->parent[b] == (int64_t)a)
+        return -1;
+    if (rk->parent[a] == (int64_t)b)
+        return 1;
+    return a < b ? -1 : (a > b);
+}
+
+#define PERMUTE(type, col)                                                     \
+    do {                                                                       \
+        type *tmp = malloc(n * sizeof *tmp);                                   \
+        if (!tmp)                                                              \
+            goto oom;                                                          \
+        for (size_t i = 0; i < n; i++)                                         \
+            tmp[i] = rk->col[order[i]];                                        \
+        free(rk->col);                                                         \
+        rk->col = tmp;                                                         \
+    } while (0)
+
+int sp_rank_sort_calls(sp_rank_data *rk)
+{
+    size_t n = rk->ncalls;
+    if (n < 2)
+        return 0;
+    size_t *order = malloc(n * sizeof *order);
+    int64_t *newpos = malloc(n * sizeof *newpos);
+    if (!order || !newpos)
+        goto oom;
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    sort_rank = rk;
+    qsort(order, n, sizeof *order, call_order);
+    sort_rank = NULL;
+    for (size_t i = 0; i < n; i++)
+        newpos[order[i]] = (int64_t)i;
+    PERMUTE(int64_t, start_ns);
+    PERMUTE(int64_t, end_ns);
+    PERMUTE(int32_t, region);
+    PERMUTE(int32_t, thread);
+    PERMUTE(int64_t, parent);
+    for (size_t i = 0; i < n; i++)
+        if (rk->parent[i] >= 0)
+            rk->parent[i] = newpos[rk->parent[i]];
+    free(order);
+    free(newpos);
+    return 0;
+oom:
+    free(order);
+    free(newpos);
+    return sp__error(SP_ENOMEM, "out of memory sorting %zu calls", n);
+}
+
+void sp_rank_infer_parents(sp_rank_data *rk)
+{
+    /* A stack of open calls per thread; calls are in model order, so when a
+     * call starts, every stacked call that ended before it is closed. Depth is
+     * bounded by the data, so grow the stack as needed. */
+    size_t cap = 64, top = 0;
+    size_t *stack = malloc(cap * sizeof *stack);
+    int32_t cur_thread = -1;
+    for (size_t i = 0; i < rk->ncalls; i++) {
+        if (rk->thread[i] != cur_thread) {
+            cur_thread = rk->thread[i];
+            top = 0;
+        }
+        /* Calls are sorted by start, so a stacked call contains call i
+         * exactly when it does not end before i ends. */
+        while (top > 0 && rk->end_ns[stack[top - 1]] < rk->end_ns[i])
+            top--;
+        rk->parent[i] = top > 0 ? (int64_t)stack[top - 1] : -1;
+        if (!stack)
+            continue; /* out of memory: parents stay flat, never crash */
+        if (top == cap) {
+            size_t *s = realloc(stack, 2 * cap * sizeof *s);
+            if (!s)
+                continue;
+            stack = s;
+            cap *= 2;
+        }
+        stack[top++] = i;
+    }
+    free(stack);
+}
+
+/* ---- freeing ---- */
+
+static void rank_free(sp_rank_data *rk)
+{
+    sp_kvlist_free(&rk->meta);
+    for (size_t i = 0; i < rk->nthreads; i++)
+        free(rk->threads[i].name);
+    free(rk->threads);
+    free(rk->start_ns);
+    free(rk->end_ns);
+    free(rk->region);
+    free(rk->thread);
+    free(rk->parent);
+    free(rk->dropped);
+    free(rk->depth);
+    free(rk->tree_node);
+}
+
+void sp_run_free(sp_run *run)
+{
+    if (!run)
+        return;
+    for (size_t i = 0; i < run->nranks; i++)
+        rank_free(&run->ranks[i]);
+    free(run->ranks);
+    if (run->regions)
+        for (size_t i = 0; i < run->nregions; i++)
+            free(run->regions[i].per_rank);
+    free(run->regions);
+    free(run->tree.nodes);
+    for (size_t i = 0; i < run->nregions; i++)
+        free(run->region_names[i]);
+    free(run->region_names);
+    sp_kvlist_free(&run->meta);
+    free(run->source_path);
+    free(run->layout);
+    free(run);
+}

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_model.h - the in-memory run model (internal, shared by every layer).
+ *
+ * One struct sp_run holds what a file holds: run metadata, the region name
+ * table, and per rank the threads and every call as columns. The recorder
+ * builds it at sp_finalize(), the h5schema writer writes it, the reader fills
+ * it, and analysis (sp_analysis.h) derives statistics and the call tree from
+ * it. Times are int64 nanoseconds here; the analysis API speaks seconds.
+ *
+ * Ownership: a run owns every pointer reachable from it; sp_run_free() frees
+ * all. All arrays are malloc'ed (never shared between runs).
+ */
+#ifndef SP_MODEL_H
+#define SP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scope_profiler.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sp_kv {
+    char *key;
+    char *value;
+} sp_kv;
+
+/* An ordered key -> value list (insertion order kept, keys unique). */
+typedef struct sp_kvlist {
+    size_t n, cap;
+    sp_kv *items;
+} sp_kvlist;
+
+typedef struct sp_thread_info {
+    int64_t os_tid;  /* gettid(), or -1 when unknown (Python files) */
+    char *name;      /* "main", pthread name, or NULL */
+} sp_thread_info;
+
+/*
+ * One rank's calls, as columns of length ncalls. Calls are ordered by thread,
+ * then start time, then longer first (so a parent precedes its children).
+ */
+typedef struct sp_rank_data {
+    int32_t rank;
+    int64_t clock_offset_ns;     /* add to this rank's times to align with rank 0 */
+    int64_t clock_offset_err_ns; /* uncertainty of that offset; 0 on one rank */
+    sp_kvlist meta;              /* per-rank facts (hostname, pid, ...) */
+
+    size_t nthreads;
+    sp_thread_info *threads;     /* index = value of thread[] below */
+
+    size_t ncalls;
+    int64_t *start_ns;           /* start timestamp, ns */
+    int64_t *end_ns;             /* end timestamp, ns (>= start) */
+    int32_t *region;             /* index into sp_run.region_names */
+    int32_t *thread;             /* index into threads */
+    int64_t *parent;             /* index of the enclosing call in this rank, -1 = none */
+
+    uint64_t *dropped;           /* per region (nregions entries) or NULL: calls lost */
+
+    /* Derived by sp_run_analyze() (NULL before): */
+    int32_t *depth;              /* nesting depth of each call, 0 = top level */
+    int32_t *tree_node;          /* node of sp_run.tree each call belongs to */
+} sp_rank_data;
+
+/* One region's statistics over a set of calls; seconds. */
+typedef struct sp_stats {
+    uint64_t calls;
+    double total_s, own_s, mean_s, min_s, max_s, std_s, p50_s, p95_s, p99_s;
+} sp_stats;
+
+/* One region of a run with its statistics (all ranks, and per rank). */
+struct sp_run_region {
+    int32_t id;              /* index into sp_run.regions */
+    const char *name;        /* points into sp_run.region_names */
+    sp_stats all;            /* every call on every rank and thread */
+    sp_stats *per_rank;      /* nranks entries (calls == 0 where absent) */
+    uint64_t dropped;        /* calls lost, all ranks */
+};
+
+/* A node of the merged call tree (all ranks, all threads, merged by path). */
+typedef struct sp_tree_node {
+    int32_t region;          /* region id; -1 for the root */
+    int32_t parent;          /* node index; -1 for the root */
+    int32_t first_child;     /* node index or -1; children sorted by incl_s desc */
+    int32_t next_sibling;    /* node index or -1 */
+    int32_t depth;           /* root 0, top-level regions 1 */
+    uint64_t calls;
+    double incl_s;           /* inclusive time of the calls at this path */
+    double own_s;            /* incl_s minus the children's inclusive time */
+} sp_tree_node;
+
+typedef struct sp_tree {
+    size_t nnodes;
+    sp_tree_node *nodes;     /* nodes[0] is the root */
+} sp_tree;
+
+struct sp_run {
+    char *source_path;       /* file read from or written to; NULL if none */
+    int schema_version;      /* of the file read; SP_SCHEMA_VERSION when new */
+    char *layout;            /* "scope-profiler", "python-per-region", "python-columnar" */
+    sp_kvlist meta;          /* run metadata (see h5schema/SCHEMA.md) */
+
+    size_t nregions;
+    char **region_names;     /* UTF-8, unique */
+
+    size_t nranks;
+    sp_rank_data *ranks;     /* ranks[i].rank == i */
+
+    /* Derived by sp_run_analyze(): */
+    int analyzed;
+    sp_run_region *regions;  /* nregions entries, same order as region_names */
+    sp_tree tree;
+};
+
+/* ---- construction helpers (sp_model.c) ---- */
+
+/* A new empty run (no ranks, no regions). NULL on out of memory. */
+sp_run *sp_run_new(void);
+
+/* Intern a region name: returns its id, adding it if new; -1 on ENOMEM. */
+int32_t sp_run_intern_region(sp_run *run, const char *name);
+
+/* Region id of name, or -1. */
+int32_t sp_run_region_id(const sp_run *run, const char *name);
+
+/* Make room for nranks ranks (zeroed, rank numbers set). 0 or SP_ENOMEM. */
+int sp_run_set_ranks(sp_run *run, size_t nranks);
+
+/* Allocate the call columns of a rank for n calls (parent set to -1).
+ * 0 or SP_ENOMEM. */
+int sp_rank_alloc_calls(sp_rank_data *rk, size_t n);
+
+/* Sort a rank's calls into model order (thread, start, longer first),
+ * remapping parent indices. 0 or SP_ENOMEM. */
+int sp_rank_sort_calls(sp_rank_data *rk);
+
+/* For files that carry no nesting (Python layouts): set parent[] of every call
+ * to the innermost call of the same thread that contains it in time.
+ * Calls must be in model order. */
+void sp_rank_infer_parents(sp_rank_data *rk);
+
+/* Key/value list: set (copying both; replaces an existing key), get (NULL if
+ * absent), free. */
+int sp_kvlist_set(sp_kvlist *l, const char *key, const char *value);
+const char *sp_kvlist_get(const sp_kvlist *l, const char *key);
+void sp_kvlist_free(sp_kvlist *l);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SP_MODEL_H */

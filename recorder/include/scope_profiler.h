@@ -1,0 +1,291 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * scope_profiler.h - the public API of the scope-profiler recorder.
+ *
+ * Record named regions with nanosecond start/end timestamps, write them once
+ * to HDF5 at sp_finalize(), and read them back as an sp_run.
+ *
+ *     #include <scope_profiler.h>
+ *
+ *     int main(void) {
+ *         sp_setup(NULL);                      // defaults: time-only, profiling_data.h5
+ *         SP_SCOPE("solve") { do_work(); }     // a block region
+ *         return sp_finalize(true, NULL) ? 1 : 0;  // writes the file, prints the summary
+ *     }
+ *
+ * Conventions (every function below follows them):
+ * - Status-returning functions return 0 (SP_OK) or a negative SP_E* code; the
+ *   reason is then available from sp_last_error() (thread-local, valid until the
+ *   next failing call on the same thread).
+ * - Pointer-returning functions return NULL on failure and set sp_last_error().
+ * - The library never calls exit() and never prints, unless a function is
+ *   explicitly asked to (a `verbose` flag or a FILE * argument).
+ * - Compiling with -DSCOPE_PROFILER_DISABLE turns every SP_* macro into nothing;
+ *   the functions stay declared so explicit calls still link.
+ */
+#ifndef SCOPE_PROFILER_H
+#define SCOPE_PROFILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SP_VERSION_MAJOR 0
+#define SP_VERSION_MINOR 1
+#define SP_VERSION_PATCH 0
+
+/* ---------------------------------------------------------------- errors */
+
+/* Every status code, defined once: X(NAME, value, message). */
+#define SP_ERRNO_MAP(X)                                                        \
+    X(EINVAL, -1, "invalid argument")                                          \
+    X(ENOMEM, -2, "out of memory")                                             \
+    X(EIO, -3, "input/output error")                                           \
+    X(ESTATE, -4, "call out of order")                                         \
+    X(EFORMAT, -5, "not a scope-profiler file, or wrongly shaped")             \
+    X(EVERSION, -6, "file written by a newer schema version")                  \
+    X(ENOTSUP, -7, "not supported by this build or machine")                   \
+    X(ENOENT, -8, "no such file or region")                                    \
+    X(EUNBALANCED, -9, "regions were not properly nested or left open")
+
+typedef enum sp_status {
+    SP_OK = 0,
+#define SP__ERRNO_ENUM(name, value, msg) SP_##name = value,
+    SP_ERRNO_MAP(SP__ERRNO_ENUM)
+#undef SP__ERRNO_ENUM
+} sp_status;
+
+/* The fixed description of a status code ("unknown error" for unknown codes).
+ * Returns a static string; never NULL. */
+const char *sp_strerror(int code);
+
+/* Why the last failing call on this thread failed: a one-line, human-readable
+ * message naming the object involved (file, region, option). Returns a
+ * thread-local buffer owned by the library ("" when nothing failed yet);
+ * valid until the next failing call on this thread. Never NULL. */
+const char *sp_last_error(void);
+
+/* The library version as "MAJOR.MINOR.PATCH". Static string. */
+const char *sp_version(void);
+
+/* ---------------------------------------------------------------- setup */
+
+/* The recording path each region uses; chosen once per session by sp_setup(). */
+typedef enum sp_region_kind {
+    SP_REGION_DISABLED,      /* nothing recorded */
+    SP_REGION_TIME_ONLY,     /* start/end timestamps (the default) */
+    SP_REGION_FULL,          /* timestamps plus LIKWID hardware counters */
+    SP_REGION_LINE_PROFILER  /* timestamps plus line-level samples */
+} sp_region_kind;
+
+typedef struct sp_options {
+    bool deactivate_profiling;   /* false: true records nothing, writes no file */
+    bool deactivate_file_output; /* false: true keeps everything in memory */
+    const char *file_path;       /* "profiling_data.h5"; copied by sp_setup */
+    size_t buffer_limit;         /* 1024: initial calls per region buffer (>= 1) */
+    bool recursive_profile;      /* false: trace callees (-finstrument-functions) */
+    bool use_likwid;             /* false: LIKWID marker regions */
+    bool use_line_profiler;      /* false: line-level sampling; wins over use_likwid */
+} sp_options;
+
+/* Fill *o with the defaults documented above. */
+void sp_options_init(sp_options *o);
+
+/*
+ * Start a profiling session. o == NULL means the defaults.
+ *
+ * Environment variables override the options, so a production binary can be
+ * switched without recompiling:
+ *   SCOPE_PROFILER_DISABLE=1        deactivate_profiling
+ *   SCOPE_PROFILER_NO_FILE=1        deactivate_file_output
+ *   SCOPE_PROFILER_FILE=path        file_path
+ *   SCOPE_PROFILER_BUFFER_LIMIT=n   buffer_limit
+ *   SCOPE_PROFILER_CLOCK=tsc|monotonic  force the timestamp source
+ * (values "1", "true", "yes", "on" are true; "0", "false", "no", "off" false).
+ *
+ * Calling it again ends the current session (its data is discarded unless
+ * sp_finalize() ran) and starts a new one; region handles stay valid. Must not
+ * be called while another thread is inside a region.
+ * Returns 0, SP_EINVAL for a bad option or environment value, SP_ENOTSUP for
+ * a mode this build or machine cannot record, SP_ENOMEM.
+ */
+int sp_setup(const sp_options *o);
+
+/* Add a fact about this run to the file's metadata (e.g. "problem_size",
+ * "128"). Both strings are copied; a key set twice keeps the last value.
+ * Returns 0, SP_EINVAL (NULL or empty key, or a reserved key), SP_ENOMEM. */
+int sp_metadata_set(const char *key, const char *value);
+
+/* ---------------------------------------------------------------- regions */
+
+typedef struct sp_region sp_region;
+
+/*
+ * The handle of the region called `name` (any UTF-8, copied), created on first
+ * use. Handles live until the process exits and stay valid across sessions.
+ * Thread-safe (takes a lock: resolve handles once, not on the hot path).
+ * Never returns NULL: on a NULL name or out of memory it returns a shared
+ * handle that records nothing, and sp_last_error() says why.
+ */
+sp_region *sp_region_get(const char *name);
+
+/* Open / close one call of region r on the calling thread. No locks, no
+ * allocation except when this thread's buffer for r is full and doubles.
+ * Calls must nest properly per thread; a mismatched end is counted and
+ * reported at finalize, never a crash. */
+void sp_region_begin(sp_region *r);
+void sp_region_end(sp_region *r);
+
+/* The kind of recording r does in the current session. */
+sp_region_kind sp_region_get_kind(const sp_region *r);
+
+/* "DisabledProfileRegion", "TimeOnlyProfileRegion", "FullProfileRegion",
+ * "LineProfilerRegion" (the region classes of the Python package);
+ * "UnknownProfileRegion" otherwise. Static string. */
+const char *sp_region_kind_name(sp_region_kind k);
+
+/* The region's name (owned by the library, lives as long as the handle). */
+const char *sp_region_name(const sp_region *r);
+
+/* Calls recorded in this session, summed over all threads. */
+uint64_t sp_region_num_calls(const sp_region *r);
+
+/* Calls lost because a buffer could not grow (out of memory), all threads. */
+uint64_t sp_region_dropped_calls(const sp_region *r);
+
+/* Current buffer capacity in calls, summed over the threads that used r
+ * (buffer_limit doubled as often as needed; 0 before the first call). */
+size_t sp_region_capacity(const sp_region *r);
+
+/* Copy up to `max` durations (end - start, ns) of completed calls into out,
+ * thread by thread in recording order. Returns how many were copied. */
+size_t sp_region_durations_ns(const sp_region *r, int64_t *out, size_t max);
+
+/* ---------------------------------------------------------------- results */
+
+typedef struct sp_run sp_run;               /* a whole run: ranks, threads, calls */
+typedef struct sp_run_region sp_run_region; /* one region's statistics in a run */
+
+/*
+ * End the session: close the clock calibration, gather every thread's buffers,
+ * write the HDF5 file once (under a temporary name, renamed into place) unless
+ * file output or profiling is deactivated, and optionally hand back the run.
+ *
+ * verbose: print the summary tree and any warnings to stdout.
+ * results: if not NULL, *results receives the run (free with sp_run_free());
+ *          NULL when profiling was deactivated.
+ * Returns 0; SP_ESTATE without a session (nothing written);
+ * SP_EUNBALANCED when calls were left open or mismatched (the file is still
+ * written, open calls closed at finalize time; sp_last_error() names them);
+ * SP_EIO when the file cannot be written (no partial file is left);
+ * SP_ENOMEM.
+ */
+int sp_finalize(bool verbose, sp_run **results);
+
+/*
+ * Read a run from an HDF5 file written by scope-profiler (schema v1), or by
+ * the Python scope-profiler package (per-region or columnar layout).
+ * Returns a new run (free with sp_run_free()), or NULL with sp_last_error()
+ * set: missing file, not HDF5, wrongly shaped, newer schema version.
+ */
+sp_run *sp_read_h5(const char *path);
+
+/* Number of distinct regions / ranks in the run. */
+size_t sp_run_num_regions(const sp_run *run);
+size_t sp_run_num_ranks(const sp_run *run);
+
+/* The i-th region (0 <= i < sp_run_num_regions), NULL when out of range. */
+const sp_run_region *sp_run_region_at(const sp_run *run, size_t i);
+
+/* The region called `name`, or NULL (with sp_last_error() set). The pointer
+ * is owned by the run. */
+const sp_run_region *sp_run_find(const sp_run *run, const char *name);
+
+const char *sp_run_region_name(const sp_run_region *r);
+uint64_t sp_run_region_num_calls(const sp_run_region *r);  /* all ranks */
+double sp_run_region_total_s(const sp_run_region *r);      /* all ranks */
+
+/* A run metadata value ("hostname", "mpi_size", user keys...), or NULL. */
+const char *sp_run_metadata(const sp_run *run, const char *key);
+
+/* Print the seed's boxed summary tree (region, total [s], (own) rows, (Nx)
+ * counts) and the Info panel listing the scope-profiler verbs for this run's
+ * file. Returns 0 or SP_EIO / SP_EINVAL. */
+int sp_run_print_summary(const sp_run *run, FILE *out);
+
+/* Free a run and everything it owns. NULL is a no-op. */
+void sp_run_free(sp_run *run);
+
+/* ---------------------------------------------------------------- macros */
+
+/*
+ * SP_SCOPE("name") { ... }   records the block as one call of region "name".
+ * SP_FUNCTION();             records from here to the enclosing block's end as
+ *                            a region named after the enclosing function.
+ * Each caches its handle at the call site, so the hot path never looks a name
+ * up. Leaving an SP_SCOPE block by break, return or goto still ends the call
+ * (GCC/Clang cleanup attribute). SP_SCOPE expands to two statements: use it
+ * inside braces, not as the unbraced body of an if/for.
+ * With -DSCOPE_PROFILER_DISABLE both compile to nothing (the block still runs).
+ */
+#define SP__CAT2(a, b) a##b
+#define SP__CAT(a, b) SP__CAT2(a, b)
+#define SP__ID(base) SP__CAT(base, __LINE__)
+
+#if defined(SCOPE_PROFILER_DISABLE)
+
+#define SP_SCOPE(name) if (1)
+#define SP_FUNCTION() ((void)0)
+
+#else
+
+typedef struct sp__scope_guard {
+    sp_region *region;
+} sp__scope_guard;
+
+/* Resolve the call-site handle once (benign race: every thread gets the same
+ * handle), then begin. */
+static inline sp__scope_guard sp__scope_open(sp_region **slot, const char *name)
+{
+    sp_region *r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(r == NULL, 0)) {
+        r = sp_region_get(name);
+        __atomic_store_n(slot, r, __ATOMIC_RELEASE);
+    }
+    sp_region_begin(r);
+    sp__scope_guard g = {r};
+    return g;
+}
+
+static inline void sp__scope_close(sp__scope_guard *g)
+{
+    if (g->region) {
+        sp_region_end(g->region);
+        g->region = NULL;
+    }
+}
+
+#define SP_SCOPE(name)                                                         \
+    static sp_region *SP__ID(sp__slot_);                                       \
+    for (sp__scope_guard SP__ID(sp__guard_)                                    \
+             __attribute__((cleanup(sp__scope_close))) =                       \
+             sp__scope_open(&SP__ID(sp__slot_), (name));                       \
+         SP__ID(sp__guard_).region; sp__scope_close(&SP__ID(sp__guard_)))
+
+#define SP_FUNCTION()                                                          \
+    static sp_region *SP__ID(sp__fslot_);                                      \
+    sp__scope_guard SP__ID(sp__fguard_) __attribute__((cleanup(sp__scope_close))) = \
+        sp__scope_open(&SP__ID(sp__fslot_), __func__)
+
+#endif /* SCOPE_PROFILER_DISABLE */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SCOPE_PROFILER_H */
