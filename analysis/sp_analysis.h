@@ -20,16 +20,23 @@ extern "C" {
  * Derive everything analysis offers from the raw calls: per-region statistics
  * (all ranks and per rank, with percentiles and own time), the merged call
  * tree, and per-call depth and tree node. Idempotent (a second call is a
- * no-op). Returns 0 or SP_ENOMEM.
+ * no-op). Returns 0 or SP_ENOMEM (SP_EINVAL for a region id out of range).
+ * O(calls + regions x ranks + nodes log nodes), no allocation per call.
+ * total_s sums every call's duration (a self-recursive region's nested calls
+ * count inside their callers too, as in the Python package); own_s is the
+ * exclusive time and never counts anything twice. A parent index that does
+ * not point to an earlier call of the rank is treated as "top level".
  */
 int sp_run_analyze(sp_run *run);
 
 /* Statistics of an array of durations in ns (sorted in place). own_s is left
- * 0. n may be 0 (all zero). */
+ * 0. n may be 0 (all zero). std is the population standard deviation;
+ * percentiles interpolate linearly between closest ranks (numpy's default:
+ * position q * (n - 1)), so p50 of {1, 2, 3, 4} is 2.5 (see sp_stats.c). */
 void sp_stats_from_durations(int64_t *durations_ns, size_t n, sp_stats *out);
 
 /* The time span of the run over every rank (after clock offsets), ns.
- * Returns 0 and fills *t0/*t1, or SP_ENOENT for a run without calls. */
+ * Returns 0 and fills *t0_ns and *t1_ns, or SP_ENOENT for a run without calls. */
 int sp_run_time_span(const sp_run *run, int64_t *t0_ns, int64_t *t1_ns);
 
 /* Region filter for listings: regex include/exclude (POSIX extended). */
@@ -59,11 +66,13 @@ long sp_run_sorted_regions(const sp_run *run, sp_sort_key key,
 
 /* Print the seed's boxed tree table followed by the Info panel. `path` is
  * the file named in the panel (NULL: the run's source_path, else "FILE").
- * Returns 0 or SP_EIO. */
+ * Large trees are capped (100 node rows, 20 children per node, 12 levels,
+ * 60-column names; elided parts become "… N more" rows, see sp_summary.c).
+ * Analyzes the run if needed. Returns 0 or SP_EIO. */
 int sp_print_summary(sp_run *run, const char *path, FILE *out);
 
-/* Print the run metadata and the per-region table (calls, total, mean, min,
- * max, std, p95) sorted and filtered. Returns 0 or SP_EIO. */
+/* Print the run metadata and the per-region table (calls, total, own, mean,
+ * min, max, std, p95) sorted and filtered. Returns 0 or SP_EIO. */
 int sp_print_inspect(sp_run *run, sp_sort_key key, const sp_region_filter *f,
                      FILE *out);
 

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* cli_common.c - errors, option parsing and run opening for every verb. */
+#include "cli_common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void verror(const char *fmt, va_list ap)
+{
+    fputs(SP_CLI_NAME ": ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void sp__cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    verror(fmt, ap);
+    va_end(ap);
+}
+
+int sp__cli_usage_error(const char *verb, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sp__cli_error("%s: %s (see '" SP_CLI_NAME " %s --help')", verb, msg, verb);
+    return SP_CLI_EXIT_USAGE;
+}
+
+void sp__cli_getopt_reset(void)
+{
+    optind = 0; /* glibc: 0 re-initialises the scanner, not just the index */
+    opterr = 0; /* we print our own one-line messages */
+}
+
+int sp__cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, ":%s", shortopts); /* ':' reports a missing argument as ':' */
+    int c = getopt_long(argc, argv, spec, longopts, NULL);
+    if (c == '?' || c == ':') {
+        const char *arg = argv[optind - 1];
+        if (c == ':')
+            sp__cli_usage_error(argv[0], "option '%s' needs an argument", arg);
+        else if (optopt && strncmp(arg, "--", 2) != 0)
+            sp__cli_usage_error(argv[0], "unknown option '-%c'", optopt);
+        else
+            sp__cli_usage_error(argv[0], "unknown option '%s'", arg);
+        return '?';
+    }
+    return c;
+}
+
+int sp__cli_expect_operands(int argc, char **argv, int want, const char *verb, const char *what)
+{
+    int have = argc - optind;
+    if (have < want)
+        return sp__cli_usage_error(verb, "missing %s", what);
+    if (have > want)
+        return sp__cli_usage_error(verb, "unexpected argument '%s'", argv[optind + want]);
+    return 0;
+}
+
+sp_run *sp__cli_open_run(const char *path)
+{
+    sp_run *run = sp_read_h5(path);
+    if (run)
+        return run;
+    const char *why = sp_last_error();
+    /* The reader's message normally names the file; make sure it does. */
+    if (*why && strstr(why, path))
+        sp__cli_error("%s", why);
+    else
+        sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
+    return NULL;
+}
+
+int sp__cli_finish_output(int status)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        sp__cli_error("cannot write the output: %s", strerror(errno));
+        return SP_CLI_EXIT_FAILURE;
+    }
+    return status;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli_common.h - helpers shared by the verbs: exit codes, one-line errors,
+ * option parsing and opening a run.
+ *
+ * Every error is one line on stderr starting with "scope-profiler: ".
+ */
+#ifndef CLI_COMMON_H
+#define CLI_COMMON_H
+
+#include <getopt.h>
+#include <stdio.h>
+
+#include "scope_profiler.h"
+
+#define SP_CLI_NAME "scope-profiler"
+
+enum {
+    SP_CLI_EXIT_OK = 0,      /* success */
+    SP_CLI_EXIT_FAILURE = 1, /* a runtime failure: out of memory, cannot write output */
+    SP_CLI_EXIT_USAGE = 2,   /* bad usage, or a file that cannot be read */
+};
+
+/* Print "scope-profiler: " + the formatted message + "\n" to stderr. */
+void sp__cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Report a usage error of verb (one line, with a pointer to its --help) and
+ * return SP_CLI_EXIT_USAGE. */
+int sp__cli_usage_error(const char *verb, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* getopt_long for a verb. Call sp__cli_getopt_reset() before the first call.
+ * Returns the option (as getopt_long does), -1 at the end, or '?' after it
+ * has already reported an unknown option or a missing argument. shortopts
+ * need not start with ':' (this adds it). */
+void sp__cli_getopt_reset(void);
+int sp__cli_getopt(int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* Check that exactly `want` operands remain after the options (argv[optind]
+ * onward). 0 if so, else reports "missing FILE" / "unexpected argument" for
+ * verb and returns SP_CLI_EXIT_USAGE. `what` names the operands ("FILE"). */
+int sp__cli_expect_operands(int argc, char **argv, int want, const char *verb, const char *what);
+
+/* Read and analyze a run; on failure report one line naming the file and
+ * return NULL. */
+sp_run *sp__cli_open_run(const char *path);
+
+/* Flush stdout; on a write error report it and return SP_CLI_EXIT_FAILURE,
+ * else `status`. */
+int sp__cli_finish_output(int status);
+
+#endif
