@@ -1,0 +1,404 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_plots.h - Cairo + Pango charts of a run (internal API shared by the CLI's
+ * `scope-profiler plot` and the GTK 4 viewer).
+ *
+ * Every chart is one function that draws into a caller's cairo_t within the
+ * rectangle (0, 0, w, h) in user units, so the same code draws a PNG, an SVG,
+ * a PDF page or a widget snapshot (gtk_snapshot_append_cairo). Nothing here
+ * knows GTK. The caller's cairo state (matrix, clip, source) is saved and
+ * restored around each call.
+ *
+ * Conventions
+ * - Functions return 0 or a negative SP_E* code (SP_EINVAL for NULL or bad
+ *   arguments, SP_ENOMEM, SP_EIO for export) with sp_last_error() set.
+ * - A chart without data draws a centred empty-state message (e.g. "No calls
+ *   recorded for region 'solve'") and returns 0; it never crashes.
+ * - Charts using statistics or the call tree (rank bars, heat map, call tree)
+ *   need an analysed run (sp_run_analyze()); given a run that is not analysed
+ *   they return SP_EINVAL. The timeline, histogram and duration-over-time only
+ *   need the raw calls (the timeline uses rank->depth when present and
+ *   derives depths from parent[] otherwise).
+ * - Times in views are int64 ns relative to the run's first call after clock
+ *   offsets ("run time"); labels print them with ns / µs / ms / s units.
+ * - Region colours come from sp_plot_region_color() everywhere, so a region
+ *   has the same colour in every chart of every run.
+ * - Objects (sp_timeline) keep a pointer to the run: the run must outlive
+ *   them and must not change meanwhile. Drawing functions are reentrant; one
+ *   sp_timeline may be drawn from one thread at a time.
+ */
+#ifndef SP_PLOTS_H
+#define SP_PLOTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cairo.h>
+
+#include "sp_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ */
+/* Style and colours                                                   */
+/* ------------------------------------------------------------------ */
+
+/* How charts look. Initialise with sp_plot_style_init() then change fields. */
+typedef struct sp_plot_style {
+    double scale;            /* DPI factor: 1 = 96-dpi screen / 1 px per unit;
+                                2 = HiDPI or print. Multiplies font sizes, line
+                                widths, paddings and row heights. Default 1. */
+    const char *font_family; /* Pango family list, NULL = "Sans". */
+    double font_size;        /* base font size in user units at scale 1
+                                (titles are larger, ticks smaller). Default 12. */
+    bool dark;               /* dark theme (light text on a dark background). */
+    bool no_background;      /* do not paint the background (a widget that
+                                paints its own); default false = paint it. */
+    const char *title;       /* title above the chart: NULL = the chart's
+                                default title (the timeline has none), "" =
+                                no title. Charts with a one-line summary
+                                under the title (imbalance, counts) keep it
+                                with ""; the call tree then drops both. */
+} sp_plot_style;
+
+/* Fill *st with the defaults listed above (light theme, scale 1). */
+void sp_plot_style_init(sp_plot_style *st);
+
+/* An RGBA colour, components 0..1 (cairo_set_source_rgba order). */
+typedef struct sp_rgba {
+    double r, g, b, a;
+} sp_rgba;
+
+/*
+ * The colour of a region: a stable hash of the name (FNV-1a) into a fixed
+ * qualitative palette of 20 colours chosen for distinguishability, with a
+ * variant for light and dark themes. The same name gives the same colour in
+ * every chart, run and process. Text drawn on it should use
+ * sp_plot_text_color_on() for contrast. name NULL gives a neutral grey.
+ */
+sp_rgba sp_plot_region_color(const char *name, bool dark);
+
+/* Black or white (slightly softened), whichever reads better on bg. */
+sp_rgba sp_plot_text_color_on(sp_rgba bg);
+
+/* The neutral colour used for merged level-of-detail boxes and "no change". */
+sp_rgba sp_plot_neutral_color(bool dark);
+
+/* Format a duration given in seconds with 3 significant digits and a unit
+ * (ns, µs, ms, s; minutes as "1m 05s" above 100 s) into buf. Returns buf. */
+char *sp_plot_format_duration(double seconds, char *buf, size_t n);
+
+/* Draw a centred empty-state message (a muted glyph-less text, wrapped to
+ * the width) on the background. Charts call it when they have no data; the
+ * viewer may use it for pages without a run. 0 or SP_EINVAL. */
+int sp_plot_draw_empty(cairo_t *cr, double w, double h, const sp_plot_style *st,
+                       const char *message);
+
+/* ------------------------------------------------------------------ */
+/* Timeline (Gantt / flame chart), a prepared object                   */
+/* ------------------------------------------------------------------ */
+
+/*
+ * One lane per (rank, thread) that has calls, ordered by rank then thread
+ * index; within a lane, calls are stacked by nesting depth (depth 0 on top).
+ * sp_timeline_new() sorts every lane's calls per depth by start time and
+ * builds a per-depth summary pyramid, so a frame costs O(visible rows *
+ * (pixel columns + log n)) whatever the number of calls: everything
+ * narrower than a pixel merges into one box per pixel column, coloured by
+ * the region that covers most of it (or the neutral colour when no region
+ * covers at least half of the merged time). Prepare memory is about 20
+ * bytes per call on top of the run.
+ */
+typedef struct sp_timeline sp_timeline;
+
+/* Prepare a timeline of run (analysed or not). NULL with sp_last_error() on
+ * NULL run (SP_EINVAL) or out of memory. A run without calls gives a valid
+ * timeline with zero lanes (it draws the empty state). */
+sp_timeline *sp_timeline_new(const sp_run *run);
+
+void sp_timeline_free(sp_timeline *tl);
+
+/* The run the timeline was built from. */
+const sp_run *sp_timeline_run(const sp_timeline *tl);
+
+/* Duration of the run in ns (last end - first start, after clock offsets);
+ * 0 when there are no calls. Views use 0..duration as "the whole run". */
+int64_t sp_timeline_duration_ns(const sp_timeline *tl);
+
+/* Absolute (clock-offset-aligned) timestamp of run time 0, in ns. */
+int64_t sp_timeline_origin_ns(const sp_timeline *tl);
+
+size_t sp_timeline_lane_count(const sp_timeline *tl);
+
+/* Facts about a lane. */
+typedef struct sp_timeline_lane_info {
+    int32_t rank;            /* rank number (index into run->ranks) */
+    int32_t thread;          /* thread index within the rank */
+    const char *thread_name; /* run's thread name, or NULL */
+    int32_t depths;          /* number of depth rows (max depth + 1) */
+    size_t ncalls;           /* calls in this lane */
+} sp_timeline_lane_info;
+
+/* Fill *out for lane index lane. 0 or SP_EINVAL (out of range). */
+int sp_timeline_lane_info_get(const sp_timeline *tl, size_t lane,
+                              sp_timeline_lane_info *out);
+
+/* What part of the timeline to draw and how. Initialise with
+ * sp_timeline_view_init(). */
+typedef struct sp_timeline_view {
+    int64_t t0_ns, t1_ns;     /* visible window in run time (ns); t1 <= t0
+                                 means the whole run. Values outside the run
+                                 are allowed (pan past the ends). */
+    double scroll_y;          /* lanes scrolled up by this many user units
+                                 (0 = first lane at the top); the time axis
+                                 stays fixed. Clamped when drawing. */
+    int32_t highlight_region; /* region id drawn normally while every other
+                                 region is faded; -1 = none. */
+    int32_t selected_rank;    /* with selected_call: a call drawn with a */
+    int64_t selected_call;    /* strong outline; selected_call -1 = none. */
+    bool show_lane_labels;    /* left column "rank 0 / main" (default true) */
+    bool show_axis;           /* time axis with grid at the top (default true) */
+} sp_timeline_view;
+
+/* Defaults: whole run, no scroll, nothing highlighted or selected, labels and
+ * axis shown. tl may be NULL. */
+void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl);
+
+/* Counters from one draw (for tests and the benchmark). */
+typedef struct sp_timeline_stats {
+    size_t boxes;        /* rectangles filled (calls + merged boxes) */
+    size_t merged_boxes; /* of which level-of-detail merges of several calls */
+    size_t labels;       /* region names drawn inside boxes */
+    size_t lanes_drawn;  /* lanes at least partly visible */
+    size_t rows_drawn;   /* (lane, depth) rows visible */
+    size_t entries;      /* index entries visited (calls and merged runs) */
+} sp_timeline_stats;
+
+/* Draw the view in (0, 0, w, h). 0 or SP_EINVAL. */
+int sp_timeline_draw(cairo_t *cr, double w, double h, const sp_timeline *tl,
+                     const sp_timeline_view *view, const sp_plot_style *st);
+
+/* Same, filling *stats (may be NULL). */
+int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
+                        const sp_timeline_view *view, const sp_plot_style *st,
+                        sp_timeline_stats *stats);
+
+/* Geometry of a drawn timeline, for the viewer's zoom, pan and scrollbars. */
+typedef struct sp_timeline_geometry {
+    double data_x, data_y, data_w, data_h; /* area where calls are drawn */
+    double content_h;   /* height of all lanes (scroll range = content_h -
+                           data_h when positive) */
+    double row_h;       /* height of one depth row */
+} sp_timeline_geometry;
+
+/* Fill *g for a draw of size w x h. 0 or SP_EINVAL. */
+int sp_timeline_get_geometry(const sp_timeline *tl, double w, double h,
+                             const sp_timeline_view *view,
+                             const sp_plot_style *st, sp_timeline_geometry *g);
+
+/* Run time (ns) at x, and x of a run time, for a draw of width w (uses the
+ * same geometry as sp_timeline_draw; x outside the data area extrapolates). */
+double sp_timeline_x_to_ns(const sp_timeline *tl, double w, double h,
+                           const sp_timeline_view *view,
+                           const sp_plot_style *st, double x);
+double sp_timeline_ns_to_x(const sp_timeline *tl, double w, double h,
+                           const sp_timeline_view *view,
+                           const sp_plot_style *st, double t_ns);
+
+typedef enum sp_timeline_hit_kind {
+    SP_TIMELINE_HIT_NONE = 0, /* outside everything */
+    SP_TIMELINE_HIT_AXIS,     /* on the time axis (t_ns is set) */
+    SP_TIMELINE_HIT_LANE,     /* in a lane (label column or empty space) */
+    SP_TIMELINE_HIT_CALL      /* on a call, or on a merged box: the call
+                                 nearest to x within half a pixel */
+} sp_timeline_hit_kind;
+
+typedef struct sp_timeline_hit_info {
+    sp_timeline_hit_kind kind;
+    size_t lane;          /* lane index (LANE, CALL) */
+    int32_t rank;         /* rank and thread index of the lane (LANE, CALL) */
+    int32_t thread;
+    int32_t depth;        /* depth row under y (CALL; LANE: -1 on the label) */
+    int64_t call;         /* call index within run->ranks[rank] (CALL), or -1 */
+    int32_t region;       /* region id of call (CALL), or -1 */
+    int64_t t_ns;         /* run time at x (AXIS, LANE, CALL) */
+} sp_timeline_hit_info;
+
+/* What is under (x, y) in a draw of size w x h with this view and style.
+ * Returns the kind (also stored in out->kind); out may not be NULL. A call is
+ * hit when it covers x within half a pixel, so a call thinner than a pixel
+ * can still be picked. Costs O(lanes + log n). */
+sp_timeline_hit_kind sp_timeline_hit(const sp_timeline *tl, double w, double h,
+                                     const sp_timeline_view *view,
+                                     const sp_plot_style *st, double x, double y,
+                                     sp_timeline_hit_info *out);
+
+/* ------------------------------------------------------------------ */
+/* Per-rank bars and the rank x region heat map                        */
+/* ------------------------------------------------------------------ */
+
+/* Which per-rank statistic (from run->regions[i].per_rank) to show. */
+typedef enum sp_rank_metric {
+    SP_RANK_TOTAL = 0, /* total inclusive time per rank (default) */
+    SP_RANK_MEAN,      /* mean time per call */
+    SP_RANK_OWN,       /* own (exclusive) time */
+    SP_RANK_CALLS      /* number of calls */
+} sp_rank_metric;
+
+/* Parse "total", "mean", "own", "calls". 0 or SP_EINVAL. */
+int sp_rank_metric_parse(const char *s, sp_rank_metric *out);
+
+/*
+ * One bar per rank for region (a region id) in the region's colour, with a
+ * dashed line at the mean over ranks, the slowest rank marked, and the
+ * imbalance (max / mean) in the subtitle. Needs an analysed run. A region
+ * with no calls on any rank draws the empty state.
+ */
+int sp_plot_rank_bars(cairo_t *cr, double w, double h, const sp_run *run,
+                      int32_t region, sp_rank_metric metric,
+                      const sp_plot_style *st);
+
+/*
+ * A heat map with one row per rank and one column per region: each cell is
+ * coloured by how far the rank's value lies from that region's mean over
+ * ranks, on a diverging scale (red above the mean, blue below, neutral
+ * within 2%; the scale spans the largest deviation shown, at least 10%), so
+ * every column shows its own imbalance; cells carry the value when it fits.
+ * regions: the region ids to show, in order; NULL shows every region with
+ * calls, sorted by total time descending, as many as fit the width (at least
+ * ~40 units per column at scale 1). Needs an analysed run.
+ */
+int sp_plot_rank_heatmap(cairo_t *cr, double w, double h, const sp_run *run,
+                         sp_rank_metric metric, const int32_t *regions,
+                         size_t nregions, const sp_plot_style *st);
+
+/* ------------------------------------------------------------------ */
+/* Call tree as an icicle graph                                        */
+/* ------------------------------------------------------------------ */
+
+/* What part of the merged call tree (run->tree) to draw. */
+typedef struct sp_calltree_view {
+    int32_t root_node;        /* node drawn full width (zoom); 0 = the root */
+    int32_t highlight_region; /* region id drawn normally, others faded; -1 */
+    int32_t selected_node;    /* node outlined; -1 = none */
+    double scroll_y;          /* rows scrolled up (user units) */
+    bool flame;               /* true: root at the bottom (flame graph);
+                                 false (default): root at the top (icicle) */
+} sp_calltree_view;
+
+void sp_calltree_view_init(sp_calltree_view *view);
+
+/*
+ * Icicle of inclusive time: each node is a box whose width is its share of
+ * the zoom root's inclusive time, children left to right by time (the tree's
+ * order) under their parent, labelled "name  1.23 s (45.6%)" when it fits.
+ * The ancestors of a zoomed root are drawn as thin full-width bars above it
+ * (click them to zoom out). Boxes under a pixel are not drawn. Needs an
+ * analysed run.
+ */
+int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
+                     const sp_calltree_view *view, const sp_plot_style *st);
+
+/* The tree node under (x, y) for the same w, h, view and style, or -1.
+ * Ancestor bars of a zoomed root return the ancestor's node. */
+int32_t sp_plot_calltree_hit(const sp_run *run, double w, double h,
+                             const sp_calltree_view *view,
+                             const sp_plot_style *st, double x, double y);
+
+/* ------------------------------------------------------------------ */
+/* Durations of one region                                             */
+/* ------------------------------------------------------------------ */
+
+/*
+ * Histogram of the call durations of region on rank (-1 = all ranks, after
+ * nothing more than taking end - start). The x axis is logarithmic when the
+ * durations span more than two decades (max / min > 100), linear otherwise;
+ * markers show the median and p95. Empty state when the region has no calls.
+ */
+int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run,
+                      int32_t region, int32_t rank, const sp_plot_style *st);
+
+/*
+ * Duration over time: one point per call at (start in run time, duration),
+ * for rank (-1 = all ranks; then points are coloured per rank with a legend,
+ * otherwise in the region's colour). The y axis is logarithmic when the
+ * durations span more than two decades. Many calls are reduced per pixel
+ * column (min / max / mean), so millions of calls draw quickly.
+ */
+int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run,
+                          int32_t region, int32_t rank, const sp_plot_style *st);
+
+/* ------------------------------------------------------------------ */
+/* Comparison of two runs                                              */
+/* ------------------------------------------------------------------ */
+
+/* Plain input so the chart does not depend on any diff analysis. Arrays have
+ * n entries and are only read during the call. */
+typedef struct sp_compare_data {
+    size_t n;
+    const char *const *names;  /* region names (also pick the colours) */
+    const double *base;        /* base value per region (>= 0) */
+    const double *candidate;   /* candidate value per region (>= 0) */
+    const bool *significant;   /* per region: change beyond noise; NULL = all */
+    const char *unit;          /* "s": values are seconds, printed as
+                                  durations; anything else is printed after a
+                                  plain number (e.g. "calls"); NULL = "s" */
+    const char *base_label;    /* legend names; NULL = "base" / "candidate" */
+    const char *candidate_label;
+    bool lower_is_better;      /* true (times): a decrease is "faster"/green.
+                                  Set false for throughput-like values. */
+} sp_compare_data;
+
+/*
+ * Per region, a pair of horizontal bars (base muted, candidate solid) with
+ * the change in percent at the right, coloured green-ish when better,
+ * red-ish when worse, and neutral grey when not significant. Regions are
+ * drawn in the given order; as many as fit the height (the rest are
+ * summarised as "+ N more").
+ */
+int sp_plot_compare(cairo_t *cr, double w, double h, const sp_compare_data *data,
+                    const sp_plot_style *st);
+
+/* ------------------------------------------------------------------ */
+/* Export                                                              */
+/* ------------------------------------------------------------------ */
+
+typedef enum sp_plot_format {
+    SP_PLOT_PNG = 0,
+    SP_PLOT_SVG,
+    SP_PLOT_PDF
+} sp_plot_format;
+
+/* Parse "png", "svg", "pdf" (case-insensitive). 0 or SP_EINVAL. */
+int sp_plot_format_parse(const char *s, sp_plot_format *out);
+
+/* The format from a path's extension (.png .svg .pdf, case-insensitive).
+ * 0 or SP_EINVAL ("cannot tell the format of 'x.jpg' ..."). */
+int sp_plot_format_from_path(const char *path, sp_plot_format *out);
+
+/* "png", "svg", "pdf". */
+const char *sp_plot_format_name(sp_plot_format fmt);
+
+/* A drawing callback: draw into (0, 0, w, h); return 0 or a negative SP_E*
+ * code (which aborts the export). */
+typedef int (*sp_plot_draw_fn)(cairo_t *cr, double w, double h, void *data);
+
+/*
+ * Draw one chart into a file: PNG of ceil(w) x ceil(h) pixels (use
+ * sp_plot_style.scale for a higher resolution), or an SVG / PDF page of
+ * w x h points. Written to a temporary file in the same directory and
+ * renamed into place, so path is either the old file or the complete new
+ * one. Returns 0, the callback's error, SP_EINVAL (bad arguments), or SP_EIO
+ * with sp_last_error() naming the path and cairo's reason.
+ */
+int sp_plot_export(const char *path, sp_plot_format fmt, double w, double h,
+                   sp_plot_draw_fn draw, void *data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SP_PLOTS_H */

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_timeline_layout.c - where things go in a timeline draw. Sizes derive
+ * from the font size and scale by fixed ratios (not from measured text), so
+ * hit testing and scroll ranges need no cairo context and always agree with
+ * the drawing.
+ */
+#include <math.h>
+
+#include "sp_error.h"
+#include "sp_timeline_private.h"
+
+void sp__tl_layout_get(const sp_timeline *tl, double w, double h, const sp_timeline_view *view,
+                       const sp_plot_style *st, sp__tl_layout *lay)
+{
+    sp_plot_style def;
+    if (!st) {
+        sp_plot_style_init(&def);
+        st = &def;
+    }
+    double s = st->scale > 0 && isfinite(st->scale) ? st->scale : 1.0;
+    double fs = (st->font_size > 0 && isfinite(st->font_size) ? st->font_size : 12.0) * s;
+    bool labels = view ? view->show_lane_labels : true;
+    bool axis = view ? view->show_axis : true;
+    lay->title_h = st->title && *st->title ? round(2.4 * fs) : 0;
+    lay->axis_y = lay->title_h;
+    lay->axis_h = axis ? round(2.0 * fs) : 0;
+    lay->data_x = labels ? round(fmin(9.0 * fs, w * 0.35)) : 0;
+    lay->data_y = lay->title_h + lay->axis_h;
+    lay->data_w = fmax(1.0, w - lay->data_x);
+    lay->data_h = fmax(0.0, h - lay->data_y);
+    lay->row_h = round(1.55 * fs);
+    lay->lane_pad = round(3 * s);
+    lay->lane_gap = fmax(1.0, round(s));
+    size_t nl = tl ? tl->nlanes : 0;
+    lay->content_h = nl * (2 * lay->lane_pad + lay->lane_gap) +
+                     (double)(tl ? tl->total_depths : 0) * lay->row_h;
+    double max_scroll = fmax(0.0, lay->content_h - lay->data_h);
+    double sy = view ? view->scroll_y : 0;
+    lay->scroll_y = isfinite(sy) ? fmin(fmax(sy, 0.0), max_scroll) : 0;
+    double t0 = 0, t1 = tl ? (double)tl->duration : 0;
+    if (view && view->t1_ns > view->t0_ns) {
+        t0 = (double)view->t0_ns;
+        t1 = (double)view->t1_ns;
+    }
+    if (!(t1 > t0))
+        t1 = t0 + 1;
+    lay->t0 = t0;
+    lay->t1 = t1;
+}
+
+double sp__tl_lane_top(const sp_timeline *tl, const sp__tl_layout *lay, size_t lane)
+{
+    return (double)lane * (2 * lay->lane_pad + lay->lane_gap) +
+           (double)tl->lanes[lane].depth_before * lay->row_h;
+}
+
+double sp__tl_lane_height(const sp_timeline *tl, const sp__tl_layout *lay, size_t lane)
+{
+    return 2 * lay->lane_pad + tl->lanes[lane].depths * lay->row_h;
+}
+
+size_t sp__tl_lane_at(const sp_timeline *tl, const sp__tl_layout *lay, double cy)
+{
+    if (tl->nlanes == 0)
+        return 0;
+    size_t lo = 0, hi = tl->nlanes; /* last lane whose top <= cy */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (sp__tl_lane_top(tl, lay, mid) <= cy)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+int sp_timeline_get_geometry(const sp_timeline *tl, double w, double h, const sp_timeline_view *view,
+                             const sp_plot_style *st, sp_timeline_geometry *g)
+{
+    if (!tl || !g)
+        return sp__error(SP_EINVAL, "sp_timeline_get_geometry: bad arguments");
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, view, st, &lay);
+    g->data_x = lay.data_x;
+    g->data_y = lay.data_y;
+    g->data_w = lay.data_w;
+    g->data_h = lay.data_h;
+    g->content_h = lay.content_h;
+    g->row_h = lay.row_h;
+    return 0;
+}
+
+double sp_timeline_x_to_ns(const sp_timeline *tl, double w, double h, const sp_timeline_view *view,
+                           const sp_plot_style *st, double x)
+{
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, view, st, &lay);
+    return lay.t0 + (x - lay.data_x) / lay.data_w * (lay.t1 - lay.t0);
+}
+
+double sp_timeline_ns_to_x(const sp_timeline *tl, double w, double h, const sp_timeline_view *view,
+                           const sp_plot_style *st, double t_ns)
+{
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, view, st, &lay);
+    return lay.data_x + (t_ns - lay.t0) / (lay.t1 - lay.t0) * lay.data_w;
+}

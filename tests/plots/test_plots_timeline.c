@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_plots_timeline.c - the prepared timeline: what it draws where, level
+ * of detail bounds and colours, hit testing, scrolling, empty runs.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plot_fixture.h"
+#include "sp_test.h"
+#include "sp_timeline_private.h"
+
+#define W 1200
+#define H 700
+
+/* Run time of a call, ns. */
+static double run_time(const sp_timeline *tl, const sp_run *run, int rank, int64_t t)
+{
+    return (double)(t + run->ranks[rank].clock_offset_ns - sp_timeline_origin_ns(tl));
+}
+
+/* The first call of region name on rank 0 thread 0, and its depth. */
+static int64_t find_call(const sp_run *run, const char *name, int32_t *depth)
+{
+    int32_t reg = sp_run_region_id(run, name);
+    const sp_rank_data *rk = &run->ranks[0];
+    for (size_t i = 0; i < rk->ncalls; i++)
+        if (rk->region[i] == reg && rk->thread[i] == 0) {
+            int32_t d = 0;
+            for (int64_t p = rk->parent[i]; p >= 0; p = rk->parent[p])
+                d++;
+            *depth = d;
+            return (int64_t)i;
+        }
+    return -1;
+}
+
+/* Box of a call in lane 0 (rank 0, thread 0): x range and row top. */
+static void call_box(const sp_timeline *tl, const sp_run *run, const sp_timeline_view *v,
+                     int64_t call, int32_t depth, double *x0, double *x1, double *y, double *rh)
+{
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, W, H, v, NULL, &lay);
+    const sp_rank_data *rk = &run->ranks[0];
+    *x0 = sp_timeline_ns_to_x(tl, W, H, v, NULL, run_time(tl, run, 0, rk->start_ns[call]));
+    *x1 = sp_timeline_ns_to_x(tl, W, H, v, NULL, run_time(tl, run, 0, rk->end_ns[call]));
+    *y = lay.data_y - lay.scroll_y + sp__tl_lane_top(tl, &lay, 0) + lay.lane_pad + depth * lay.row_h;
+    *rh = lay.row_h;
+}
+
+static void test_lanes_and_colours(void)
+{
+    sp_run *run = fixture_mock_run(4, 40, 0.4, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 8); /* 4 ranks x 2 threads */
+    sp_timeline_lane_info li;
+    ASSERT_EQ_I(sp_timeline_lane_info_get(tl, 1, &li), 0);
+    ASSERT_EQ_I(li.rank, 0);
+    ASSERT_EQ_I(li.thread, 1);
+    ASSERT_STREQ(li.thread_name, "worker");
+    ASSERT_EQ_I(li.depths, 2);
+    ASSERT_EQ_I(sp_timeline_lane_info_get(tl, 0, &li), 0);
+    ASSERT_EQ_I(li.depths, 6); /* main > setup > refine_mesh x4 */
+    ASSERT(sp_timeline_lane_info_get(tl, 8, &li) == SP_EINVAL);
+
+    fx_image im;
+    fx_image_new(&im, W, H);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    sp_timeline_stats st;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
+    fx_image_save(&im, "test-timeline.png");
+    ASSERT(st.boxes > 50);
+    ASSERT(st.labels > 10);
+    ASSERT_EQ_U(st.lanes_drawn, 8);
+
+    /* assemble_matrix's box is drawn in its colour where the call is. */
+    int32_t depth;
+    int64_t call = find_call(run, "assemble_matrix", &depth);
+    ASSERT(call >= 0);
+    ASSERT_EQ_I(depth, 2);
+    double x0, x1, y, rh;
+    call_box(tl, run, &v, call, depth, &x0, &x1, &y, &rh);
+    ASSERT(x1 - x0 > 40);
+    sp_rgba col = sp_plot_region_color("assemble_matrix", false);
+    /* Right end of the box (labels sit at the left), avoiding the 1px gap. */
+    size_t n = fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2), col, 3);
+    ASSERT_MSG(n >= 9 * (size_t)(rh - 3) * 8 / 10, "only %zu pixels of the region colour", n);
+    /* The same place one row lower (depth 3) has no assemble colour. */
+    ASSERT_EQ_U(fx_count_color(&im, (int)x1 - 12, (int)(y + rh + 1), (int)x1 - 3,
+                               (int)(y + 2 * rh - 2), col, 3),
+                0);
+    /* Text in the lane-name column and the axis band. */
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, W, H, &v, NULL, &lay);
+    ASSERT(fx_count_dark(&im, 0, (int)lay.data_y, (int)lay.data_x - 2, (int)lay.data_y + 60, 110) > 30);
+    ASSERT(fx_count_dark(&im, (int)lay.data_x, 0, W, (int)lay.data_y - 2, 140) > 30);
+
+    /* Dark theme: the dark variant of the colour, on a dark background. */
+    sp_plot_style ds;
+    sp_plot_style_init(&ds);
+    ds.dark = true;
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, &ds), 0);
+    ASSERT(fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2),
+                          sp_plot_region_color("assemble_matrix", true), 3) > 50);
+    ASSERT_EQ_U(fx_count_dark(&im, 0, 0, 40, 20, 60), 40 * 20); /* dark background */
+
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+static void test_highlight_and_selection(void)
+{
+    sp_run *run = fixture_mock_run(2, 10, 0.2, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    int32_t depth;
+    int64_t call = find_call(run, "assemble_matrix", &depth);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    double x0, x1, y, rh;
+    call_box(tl, run, &v, call, depth, &x0, &x1, &y, &rh);
+    sp_rgba col = sp_plot_region_color("assemble_matrix", false);
+    fx_image im;
+    fx_image_new(&im, W, H);
+    /* Another region highlighted: assemble_matrix is faded. */
+    v.highlight_region = sp_run_region_id(run, "apply_bc");
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
+    ASSERT_EQ_U(fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2), col, 3), 0);
+    /* Itself highlighted: full colour. */
+    v.highlight_region = sp_run_region_id(run, "assemble_matrix");
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
+    ASSERT(fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2), col, 3) > 40);
+    /* Selected: a dark outline along the box's top edge. */
+    v.highlight_region = -1;
+    size_t before = fx_count_dark(&im, (int)x0 + 2, (int)y, (int)x1 - 2, (int)y + 3, 60);
+    v.selected_rank = 0;
+    v.selected_call = call;
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
+    size_t after = fx_count_dark(&im, (int)x0 + 2, (int)y, (int)x1 - 2, (int)y + 3, 60);
+    ASSERT_MSG(after > before + (size_t)(x1 - x0), "outline pixels %zu -> %zu", before, after);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+static void test_hit(void)
+{
+    sp_run *run = fixture_mock_run(3, 20, 0.3, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    int32_t depth;
+    int64_t call = find_call(run, "apply_bc", &depth);
+    double x0, x1, y, rh;
+    call_box(tl, run, &v, call, depth, &x0, &x1, &y, &rh);
+    sp_timeline_hit_info hi;
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, (x0 + x1) / 2, y + rh / 2, &hi),
+                SP_TIMELINE_HIT_CALL);
+    ASSERT_EQ_I(hi.rank, 0);
+    ASSERT_EQ_I(hi.thread, 0);
+    ASSERT_EQ_I(hi.lane, 0);
+    ASSERT_EQ_I(hi.depth, depth);
+    ASSERT_EQ_I(hi.call, call);
+    ASSERT_EQ_I(hi.region, sp_run_region_id(run, "apply_bc"));
+    ASSERT(hi.t_ns >= run_time(tl, run, 0, run->ranks[0].start_ns[call]));
+    ASSERT(hi.t_ns <= run_time(tl, run, 0, run->ranks[0].end_ns[call]));
+    /* One row up is its parent (solve). */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, (x0 + x1) / 2, y - rh / 2, &hi),
+                SP_TIMELINE_HIT_CALL);
+    ASSERT_EQ_I(hi.call, run->ranks[0].parent[call]);
+    /* The lane-name column, the axis, and below the last lane. */
+    sp_timeline_geometry g;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, H, &v, NULL, &g), 0);
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, 5, y + rh / 2, &hi), SP_TIMELINE_HIT_LANE);
+    ASSERT_EQ_I(hi.rank, 0);
+    ASSERT_EQ_I(hi.call, -1);
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, g.data_x + 50, g.data_y - 3, &hi),
+                SP_TIMELINE_HIT_AXIS);
+    ASSERT_NEAR(hi.t_ns, sp_timeline_x_to_ns(tl, W, H, &v, NULL, g.data_x + 50), 1);
+    ASSERT(g.content_h < g.data_h); /* 6 lanes fit in 700 units */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, g.data_x + 50, g.data_y + g.content_h + 5, &hi),
+                SP_TIMELINE_HIT_NONE);
+    /* Outside the widget. */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, -1, 10, &hi), SP_TIMELINE_HIT_NONE);
+    /* x <-> ns round trip. */
+    double t = sp_timeline_x_to_ns(tl, W, H, &v, NULL, 700);
+    ASSERT_NEAR(sp_timeline_ns_to_x(tl, W, H, &v, NULL, t), 700, 1e-6);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+static void test_scroll(void)
+{
+    sp_run *run = fixture_mock_run(8, 10, 0.3, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    const double h = 300;
+    sp_timeline_geometry g;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, h, &v, NULL, &g), 0);
+    ASSERT(g.content_h > g.data_h);
+    sp_timeline_hit_info a, b;
+    double yy = g.data_y + 10;
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, h, &v, NULL, 5, yy, &a), SP_TIMELINE_HIT_LANE);
+    ASSERT_EQ_I(a.lane, 0);
+    v.scroll_y = 1e9; /* clamped to the end: the last lane is at the bottom */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, h, &v, NULL, 5, h - 3, &b), SP_TIMELINE_HIT_LANE);
+    ASSERT_EQ_U(b.lane, sp_timeline_lane_count(tl) - 1);
+    fx_image im;
+    fx_image_new(&im, W, (int)h);
+    sp_timeline_stats st;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, h, tl, &v, NULL, &st), 0);
+    ASSERT(st.lanes_drawn < sp_timeline_lane_count(tl));
+    /* Without lane names and axis the calls take the whole area. */
+    v.show_lane_labels = false;
+    v.show_axis = false;
+    v.scroll_y = 0;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, h, &v, NULL, &g), 0);
+    ASSERT_NEAR(g.data_x, 0, 0);
+    ASSERT_NEAR(g.data_y, 0, 0);
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, h, tl, &v, NULL, &st), 0);
+    ASSERT(fx_count_color(&im, 0, 0, 40, 20, sp_plot_region_color("main", false), 3) > 100);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+static void test_lod_bounded(void)
+{
+    /* A million tiny calls (50 ns every 80 ns) under one outer call. */
+    const size_t n = 1000000;
+    sp_run *run = fixture_flat_run(n, 50, 30);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 1);
+    const int w = 800, h = 200;
+    fx_image im;
+    fx_image_new(&im, w, h);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    sp_timeline_stats st;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, w, h, tl, &v, NULL, &st), 0);
+    fx_image_save(&im, "test-timeline-1M.png");
+    sp_timeline_geometry g;
+    sp_timeline_get_geometry(tl, w, h, &v, NULL, &g);
+    ASSERT_EQ_U(st.rows_drawn, 2);
+    /* lanes * depths * pixel columns bounds the rectangles. */
+    ASSERT_MSG(st.boxes <= 1 * 2 * (size_t)ceil(g.data_w), "%zu boxes", st.boxes);
+    ASSERT(st.merged_boxes > 0);
+    /* The tiny calls' row is covered in their colour, not left blank. */
+    sp_rgba col = sp_plot_region_color("tiny", false);
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, &v, NULL, &lay);
+    double ry = lay.data_y + lay.lane_pad + lay.row_h;
+    size_t cov = fx_count_color(&im, (int)g.data_x, (int)ry + 2, w, (int)ry + 3, col, 3);
+    ASSERT_MSG(cov > (size_t)(g.data_w * 0.9), "%zu of %.0f columns", cov, g.data_w);
+    /* Every zoom level stays bounded; zoomed far in, every call is drawn. */
+    for (int z = 1; z <= 6; z++) {
+        int64_t span = (int64_t)(sp_timeline_duration_ns(tl) / pow(10, z));
+        v.t0_ns = sp_timeline_duration_ns(tl) / 3;
+        v.t1_ns = v.t0_ns + span;
+        ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, w, h, tl, &v, NULL, &st), 0);
+        ASSERT_MSG(st.boxes <= 2 * (size_t)ceil(g.data_w), "zoom %d: %zu boxes", z, st.boxes);
+        if (span / 80 < 50) { /* < 50 calls visible: all of them plus the outer call */
+            size_t vis = 0;
+            const sp_rank_data *rk = &run->ranks[0];
+            for (size_t i = 1; i <= n; i++) {
+                double s = run_time(tl, run, 0, rk->start_ns[i]), e = run_time(tl, run, 0, rk->end_ns[i]);
+                vis += e > v.t0_ns && s < v.t1_ns;
+            }
+            ASSERT_EQ_U(st.boxes, vis + 1);
+            ASSERT_EQ_U(st.merged_boxes, 0);
+        }
+    }
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+/* A row alternating three regions of equal tiny calls: no region dominates
+ * a merged pixel, so it is neutral; a row where one region takes 90% of the
+ * time merges into that region's colour. */
+static sp_run *mixed_run(bool dominant)
+{
+    sp_run *run = sp_run_new();
+    sp_run_set_ranks(run, 1);
+    sp_rank_data *rk = &run->ranks[0];
+    const size_t n = 30000;
+    const char *names[3] = {"alpha", "beta", "gamma"};
+    int32_t ids[3];
+    for (int i = 0; i < 3; i++)
+        ids[i] = sp_run_intern_region(run, names[i]);
+    sp_rank_alloc_calls(rk, n);
+    rk->nthreads = 1;
+    rk->threads = calloc(1, sizeof *rk->threads);
+    int64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        int k = (int)(i % 3);
+        int64_t d = dominant ? (k == 0 ? 180 : 10) : 60;
+        rk->start_ns[i] = t;
+        rk->end_ns[i] = t + d;
+        rk->region[i] = ids[k];
+        rk->thread[i] = 0;
+        t += d + 5;
+    }
+    return run;
+}
+
+static void test_lod_colours(void)
+{
+    for (int dom = 0; dom < 2; dom++) {
+        sp_run *run = mixed_run(dom);
+        ASSERT(run);
+        sp_timeline *tl = sp_timeline_new(run);
+        ASSERT(tl);
+        fx_image im;
+        fx_image_new(&im, 600, 120);
+        sp_timeline_view v;
+        sp_timeline_view_init(&v, tl);
+        ASSERT_EQ_I(sp_timeline_draw(im.cr, 600, 120, tl, &v, NULL), 0);
+        sp__tl_layout lay;
+        sp__tl_layout_get(tl, 600, 120, &v, NULL, &lay);
+        int y = (int)(lay.data_y + lay.lane_pad + lay.row_h / 2);
+        size_t neutral = fx_count_color(&im, (int)lay.data_x, y, 600, y + 1, sp_plot_neutral_color(false), 3);
+        size_t alpha = fx_count_color(&im, (int)lay.data_x, y, 600, y + 1, sp_plot_region_color("alpha", false), 3);
+        if (dom)
+            ASSERT_MSG(alpha > 400 && neutral < 20, "alpha %zu neutral %zu", alpha, neutral);
+        else
+            ASSERT_MSG(neutral > 400 && alpha < 50, "alpha %zu neutral %zu", alpha, neutral);
+        fx_image_free(&im);
+        sp_timeline_free(tl);
+        sp_run_free(run);
+    }
+}
+
+static void test_depth_from_parents_and_unsorted(void)
+{
+    /* No depth[] (not analysed), calls stored out of order. */
+    sp_run *run = sp_run_new();
+    sp_run_set_ranks(run, 1);
+    sp_rank_data *rk = &run->ranks[0];
+    int32_t outer = sp_run_intern_region(run, "outer"), inner = sp_run_intern_region(run, "inner");
+    sp_rank_alloc_calls(rk, 3);
+    rk->nthreads = 1;
+    rk->threads = calloc(1, sizeof *rk->threads);
+    /* 0: outer [0, 1000]; 1: inner [600, 900] (child of 0); 2: inner [100, 400]. */
+    int64_t s[3] = {0, 600, 100}, e[3] = {1000, 900, 400};
+    for (int i = 0; i < 3; i++) {
+        rk->start_ns[i] = s[i];
+        rk->end_ns[i] = e[i];
+        rk->region[i] = i ? inner : outer;
+        rk->thread[i] = 0;
+        rk->parent[i] = i ? 0 : -1;
+    }
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    sp_timeline_lane_info li;
+    ASSERT_EQ_I(sp_timeline_lane_info_get(tl, 0, &li), 0);
+    ASSERT_EQ_I(li.depths, 2);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, 800, 200, &v, NULL, &lay);
+    double y = lay.data_y + lay.lane_pad + 1.5 * lay.row_h;
+    sp_timeline_hit_info hi;
+    double x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 250);
+    ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_CALL);
+    ASSERT_EQ_I(hi.call, 2);
+    x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 700);
+    ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_CALL);
+    ASSERT_EQ_I(hi.call, 1);
+    x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 500); /* between the two */
+    ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_LANE);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+static void test_empty(void)
+{
+    sp_run *run = fixture_empty_run(2, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 0);
+    ASSERT_EQ_I(sp_timeline_duration_ns(tl), 0);
+    fx_image im;
+    fx_image_new(&im, 500, 300);
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, 500, 300, tl, NULL, NULL), 0);
+    fx_image_save(&im, "test-timeline-empty.png");
+    ASSERT(fx_count_dark(&im, 50, 120, 450, 180, 180) > 40); /* the message */
+    sp_timeline_hit_info hi;
+    ASSERT_EQ_I(sp_timeline_hit(tl, 500, 300, NULL, NULL, 250, 150, &hi), SP_TIMELINE_HIT_NONE);
+    ASSERT(sp_timeline_draw(NULL, 500, 300, tl, NULL, NULL) == SP_EINVAL);
+    ASSERT(sp_timeline_draw(im.cr, 0, 300, tl, NULL, NULL) == SP_EINVAL);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+    ASSERT(sp_timeline_new(NULL) == NULL);
+    ASSERT_CONTAINS(sp_last_error(), "no run");
+    sp_timeline_free(NULL);
+}
+
+int main(void)
+{
+    RUN(test_lanes_and_colours);
+    RUN(test_highlight_and_selection);
+    RUN(test_hit);
+    RUN(test_scroll);
+    RUN(test_lod_bounded);
+    RUN(test_lod_colours);
+    RUN(test_depth_from_parents_and_unsorted);
+    RUN(test_empty);
+    return sp_test_summary();
+}
