@@ -1,4 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Strict warnings for every target of the project: -Wall -Wextra -Werror.
-add_compile_options(-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes
-  -Wmissing-prototypes -Wno-unused-parameter)
+# Strict warnings for every target of the project: -Wall -Wextra -Werror, plus
+# the C-only prototype checks (g++ rejects them).
+add_compile_options(-Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+  $<$<COMPILE_LANGUAGE:C>:-Wstrict-prototypes>
+  $<$<COMPILE_LANGUAGE:C>:-Wmissing-prototypes>)

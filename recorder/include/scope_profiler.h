@@ -118,6 +118,10 @@ int sp_setup(const sp_options *o);
 
 /* Add a fact about this run to the file's metadata (e.g. "problem_size",
  * "128"). Both strings are copied; a key set twice keeps the last value.
+ * Keys set while no session is active go to the next session; sp_finalize()
+ * consumes them and a new sp_setup() over an unfinalized session drops them.
+ * Reserved: the keys the recorder fills itself (hostname, timestamp, pid,
+ * ..., and every "slurm_" / "clock_" key).
  * Returns 0, SP_EINVAL (NULL or empty key, or a reserved key), SP_ENOMEM. */
 int sp_metadata_set(const char *key, const char *value);
 
@@ -152,7 +156,9 @@ const char *sp_region_kind_name(sp_region_kind k);
 /* The region's name (owned by the library, lives as long as the handle). */
 const char *sp_region_name(const sp_region *r);
 
-/* Calls recorded in this session, summed over all threads. */
+/* Calls recorded in this session, summed over all threads. After
+ * sp_finalize() this and the two queries below report the finished session
+ * until the next sp_setup() resets them. */
 uint64_t sp_region_num_calls(const sp_region *r);
 
 /* Calls lost because a buffer could not grow (out of memory), all threads. */
@@ -163,7 +169,9 @@ uint64_t sp_region_dropped_calls(const sp_region *r);
 size_t sp_region_capacity(const sp_region *r);
 
 /* Copy up to `max` durations (end - start, ns) of completed calls into out,
- * thread by thread in recording order. Returns how many were copied. */
+ * thread by thread in recording order. Returns how many were copied (0 after
+ * sp_finalize(), which frees the buffers: use its results instead). Call it
+ * while no other thread records: it reads their buffers, which may move. */
 size_t sp_region_durations_ns(const sp_region *r, int64_t *out, size_t max);
 
 /* ---------------------------------------------------------------- results */
@@ -228,9 +236,12 @@ void sp_run_free(sp_run *run);
  * SP_FUNCTION();             records from here to the enclosing block's end as
  *                            a region named after the enclosing function.
  * Each caches its handle at the call site, so the hot path never looks a name
- * up. Leaving an SP_SCOPE block by break, return or goto still ends the call
- * (GCC/Clang cleanup attribute). SP_SCOPE expands to two statements: use it
- * inside braces, not as the unbraced body of an if/for.
+ * up. Leaving an SP_SCOPE block by break, continue, return or goto still ends
+ * the call (GCC/Clang cleanup attribute). SP_SCOPE is one statement (a `for`
+ * whose body is the block), so it may be the unbraced body of an if/for; but
+ * for that reason a break or continue directly inside its block leaves the
+ * block only, not an enclosing loop. GNU C / g++ extensions (statement
+ * expressions, cleanup) are required unless the macros are disabled.
  * With -DSCOPE_PROFILER_DISABLE both compile to nothing (the block still runs).
  */
 #define SP__CAT2(a, b) a##b
@@ -245,20 +256,29 @@ void sp_run_free(sp_run *run);
 #else
 
 typedef struct sp__scope_guard {
-    sp_region *region;
+    sp_region *region; /* NULL: nothing was begun, nothing to end */
 } sp__scope_guard;
+
+/* Internal (set only by sp_setup() and sp_finalize()): nonzero while a session
+ * records. Only the macros read it, so that a runtime-disabled SP_SCOPE costs
+ * a load and a branch instead of two calls; sp_region_begin/end never look at
+ * it (they jump through the recording table sp_setup() chose). */
+extern int sp__recording;
 
 /* Resolve the call-site handle once (benign race: every thread gets the same
  * handle), then begin. */
 static inline sp__scope_guard sp__scope_open(sp_region **slot, const char *name)
 {
+    sp__scope_guard g = {NULL};
+    if (!__atomic_load_n(&sp__recording, __ATOMIC_RELAXED))
+        return g;
     sp_region *r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (__builtin_expect(r == NULL, 0)) {
         r = sp_region_get(name);
         __atomic_store_n(slot, r, __ATOMIC_RELEASE);
     }
     sp_region_begin(r);
-    sp__scope_guard g = {r};
+    g.region = r;
     return g;
 }
 
@@ -270,17 +290,23 @@ static inline void sp__scope_close(sp__scope_guard *g)
     }
 }
 
+/* The call-site slot: a static declared inside a statement expression, so
+ * each macro stays a single statement / declaration. */
+#define SP__SLOT() ({ static sp_region *sp__slot_; &sp__slot_; })
+
+/* The guard's cleanup ends the call when the `for` statement is left in any
+ * way; the second loop variable makes the body run exactly once. */
 #define SP_SCOPE(name)                                                         \
-    static sp_region *SP__ID(sp__slot_);                                       \
     for (sp__scope_guard SP__ID(sp__guard_)                                    \
              __attribute__((cleanup(sp__scope_close))) =                       \
-             sp__scope_open(&SP__ID(sp__slot_), (name));                       \
-         SP__ID(sp__guard_).region; sp__scope_close(&SP__ID(sp__guard_)))
+             sp__scope_open(SP__SLOT(), (name)),                               \
+             *SP__ID(sp__once_) = &SP__ID(sp__guard_);                         \
+         SP__ID(sp__once_); SP__ID(sp__once_) = NULL)
 
 #define SP_FUNCTION()                                                          \
-    static sp_region *SP__ID(sp__fslot_);                                      \
-    sp__scope_guard SP__ID(sp__fguard_) __attribute__((cleanup(sp__scope_close))) = \
-        sp__scope_open(&SP__ID(sp__fslot_), __func__)
+    sp__scope_guard SP__ID(sp__fguard_)                                        \
+        __attribute__((cleanup(sp__scope_close), unused)) =                    \
+            sp__scope_open(SP__SLOT(), __func__)
 
 #endif /* SCOPE_PROFILER_DISABLE */
 

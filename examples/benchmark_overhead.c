@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * benchmark_overhead.c - what a region costs, per call, on this machine.
+ *
+ *   benchmark_overhead [--quick]
+ *
+ * Prints a table of ns per call (best and median of several repetitions,
+ * empty-loop time subtracted) for: a bare noinline call, two bare clock
+ * reads (TSC and clock_gettime), and a begin/end pair in each mode
+ * (compile-time disabled, runtime disabled, time-only through SP_SCOPE and
+ * through sp_region_begin/end, per clock), each with its ratio to two reads
+ * of the clock that mode uses. Then the marginal cost of a region around a
+ * ~100 ns arithmetic workload, and the bytes each call costs in memory and in
+ * the file.
+ *
+ * This file is compiled twice: once normally (the program), and once with
+ * -DSCOPE_PROFILER_DISABLE -DBENCH_DISABLED_TU, which only provides
+ * bench_compile_disabled() - the same loop as the SP_SCOPE row, but built
+ * the way a production binary with the profiler compiled out would be.
+ */
+#include <stdint.h>
+
+#include <scope_profiler.h>
+
+/* The same loop body everywhere: a compiler barrier, so no loop is elided. */
+#define BENCH_BARRIER() __asm__ __volatile__("" ::: "memory")
+
+uint64_t bench_compile_disabled(uint64_t n);
+
+#ifdef BENCH_DISABLED_TU
+
+uint64_t bench_compile_disabled(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        SP_SCOPE("bench_scope") { BENCH_BARRIER(); }
+    }
+    return n;
+}
+
+#else /* the program */
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define BENCH_HAVE_TSC 1
+#else
+#define BENCH_HAVE_TSC 0
+#endif
+
+static int quick;
+static uint64_t ncalls = 1000000; /* per repetition */
+static int reps = 9;
+static volatile uint64_t sink;
+static sp_region *bench_region;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* ---- the loops: n iterations of one thing ---- */
+
+static uint64_t loop_empty(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        BENCH_BARRIER();
+    return n;
+}
+
+static __attribute__((noinline)) void bare_call(void) { BENCH_BARRIER(); }
+
+static uint64_t loop_bare_call(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        bare_call();
+    return n;
+}
+
+static uint64_t loop_tsc2(uint64_t n)
+{
+    uint64_t acc = 0;
+#if BENCH_HAVE_TSC
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t a = __rdtsc();
+        BENCH_BARRIER();
+        uint64_t b = __rdtsc();
+        acc += b - a;
+    }
+#endif
+    sink = acc;
+    return n;
+}
+
+static uint64_t loop_mono2(uint64_t n)
+{
+    uint64_t acc = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        struct timespec a, b;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        BENCH_BARRIER();
+        clock_gettime(CLOCK_MONOTONIC, &b);
+        acc += (uint64_t)(b.tv_nsec - a.tv_nsec);
+    }
+    sink = acc;
+    return n;
+}
+
+static uint64_t loop_scope(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++) {
+        SP_SCOPE("bench_scope") { BENCH_BARRIER(); }
+    }
+    return n;
+}
+
+static uint64_t loop_begin_end(uint64_t n)
+{
+    sp_region *r = bench_region;
+    for (uint64_t i = 0; i < n; i++) {
+        sp_region_begin(r);
+        BENCH_BARRIER();
+        sp_region_end(r);
+    }
+    return n;
+}
+
+/* ---- sessions ---- */
+
+typedef enum { S_NONE, S_DISABLED, S_TIME_TSC, S_TIME_MONO } session_kind;
+
+/* Start a fresh in-memory session (each repetition gets new buffers, so the
+ * cost of growing them is part of what is measured). */
+static int start_session(session_kind k)
+{
+    if (k == S_NONE)
+        return 0;
+    if (k == S_TIME_MONO)
+        setenv("SCOPE_PROFILER_CLOCK", "monotonic", 1);
+    else if (k == S_TIME_TSC)
+        setenv("SCOPE_PROFILER_CLOCK", "tsc", 1);
+    sp_options o;
+    sp_options_init(&o);
+    o.deactivate_file_output = true;
+    o.deactivate_profiling = k == S_DISABLED;
+    int rc = sp_setup(&o);
+    unsetenv("SCOPE_PROFILER_CLOCK");
+    if (rc != 0)
+        fprintf(stderr, "benchmark_overhead: sp_setup: %s\n", sp_last_error());
+    return rc;
+}
+
+static void end_session(session_kind k)
+{
+    if (k == S_NONE)
+        return;
+    /* Discard: a new setup drops the data of an unfinalized session. */
+    sp_options o;
+    sp_options_init(&o);
+    o.deactivate_profiling = true;
+    sp_setup(&o);
+    sp_finalize(false, NULL);
+}
+
+typedef struct result {
+    double best, median; /* ns per call, empty loop subtracted */
+    int ok;
+} result;
+
+static double empty_ns; /* ns per empty-loop iteration */
+
+static result measure(uint64_t (*loop)(uint64_t), session_kind k)
+{
+    double t[64];
+    result res = {0, 0, 0};
+    for (int r = 0; r < reps; r++) {
+        if (start_session(k) != 0)
+            return res;
+        loop(ncalls / 10); /* warm up: code, handles, first buffers */
+        double t0 = now_s();
+        loop(ncalls);
+        double t1 = now_s();
+        end_session(k);
+        t[r] = (t1 - t0) * 1e9 / (double)ncalls - empty_ns;
+    }
+    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    res.best = t[0];
+    res.median = t[reps / 2];
+    res.ok = 1;
+    return res;
+}
+
+static void print_row(const char *what, result r, double clock2)
+{
+    if (!r.ok) {
+        printf("  %-48s %9s %10s %10s\n", what, "n/a", "n/a", "");
+        return;
+    }
+    char ratio[32] = "";
+    if (clock2 > 0)
+        snprintf(ratio, sizeof ratio, "%.2f", r.best / clock2);
+    printf("  %-48s %9.2f %10.2f %10s\n", what, r.best, r.median, ratio);
+}
+
+/* ---- marginal cost inside a workload ---- */
+
+static int work_iters = 40;
+
+/* A chain of dependent multiply-adds: latency-bound arithmetic of a known
+ * length, like the inner work of a small kernel. */
+static __attribute__((noinline)) double workload(double x)
+{
+    for (int i = 0; i < work_iters; i++) {
+        x = x * 1.0000001 + 1e-9;
+        BENCH_BARRIER();
+    }
+    return x;
+}
+
+static double run_workload(uint64_t n, int with_region)
+{
+    double x = 1.0;
+    double t0 = now_s();
+    if (with_region) {
+        for (uint64_t i = 0; i < n; i++) {
+            SP_SCOPE("bench_workload") { x = workload(x); }
+        }
+    } else {
+        for (uint64_t i = 0; i < n; i++)
+            x = workload(x);
+    }
+    double t1 = now_s();
+    sink = (uint64_t)x;
+    return (t1 - t0) * 1e9 / (double)n;
+}
+
+static void marginal_cost(void)
+{
+    uint64_t n = quick ? 20000 : 200000;
+    /* Size the workload to about 100 ns. */
+    for (int k = 0; k < 3; k++) {
+        double ns = run_workload(n / 4, 0);
+        work_iters = (int)fmax(4.0, work_iters * 100.0 / ns);
+    }
+    int pairs = quick ? 5 : 21;
+    double without[64], with[64], diff[64];
+    for (int r = 0; r < pairs; r++) {
+        start_session(S_TIME_TSC);
+        run_workload(n / 10, 1);
+        /* interleave, so drifts in frequency hit both alike */
+        without[r] = run_workload(n, 0);
+        with[r] = run_workload(n, 1);
+        end_session(S_TIME_TSC);
+        diff[r] = with[r] - without[r];
+    }
+    qsort(without, (size_t)pairs, sizeof(double), cmp_double);
+    qsort(with, (size_t)pairs, sizeof(double), cmp_double);
+    qsort(diff, (size_t)pairs, sizeof(double), cmp_double);
+    printf("\nMarginal cost of a region around a small workload (%d dependent multiply-adds)\n",
+           work_iters);
+    printf("  workload alone:        best %7.2f  median %7.2f ns per call\n", without[0],
+           without[pairs / 2]);
+    printf("  workload in SP_SCOPE:  best %7.2f  median %7.2f ns per call\n", with[0],
+           with[pairs / 2]);
+    printf("  marginal (with - without, paired): median %.2f ns per call "
+           "(best-of difference %.2f)\n",
+           diff[pairs / 2], with[0] - without[0]);
+}
+
+/* ---- bytes per call ---- */
+
+/* Resident set size in bytes (0 if unknown). */
+static long rss_bytes(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f)
+        return 0;
+    if (fscanf(f, "%ld %ld", &pages, &resident) != 2)
+        resident = 0;
+    fclose(f);
+    return resident * sysconf(_SC_PAGESIZE);
+}
+
+/* Run first, in a fresh process, so the resident growth is not blurred by
+ * memory freed from earlier measurements. */
+static void bytes_in_memory(uint64_t n, char *report, size_t size)
+{
+    if (start_session(S_TIME_TSC) != 0 && start_session(S_TIME_MONO) != 0)
+        return;
+    sp_region *r = sp_region_get("bench_bytes");
+    long rss0 = rss_bytes();
+    for (uint64_t i = 0; i < n; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
+    long rss1 = rss_bytes();
+    size_t cap = sp_region_capacity(r);
+    snprintf(report, size,
+             "  in memory: 24 B per event; allocated capacity %zu events (buffer_limit 1024,\n"
+             "             doubled) = %.2f B per call; resident growth %.2f B per call\n",
+             cap, (double)cap * 24.0 / (double)n, (double)(rss1 - rss0) / (double)n);
+    end_session(S_TIME_TSC);
+}
+
+static void bytes_in_file(uint64_t n)
+{
+    char dir[] = "/tmp/sp-bench-XXXXXX";
+    if (!mkdtemp(dir))
+        return;
+    char path[64];
+    snprintf(path, sizeof path, "%s/bench.h5", dir);
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    if (sp_setup(&o) != 0)
+        return;
+    sp_region *r = sp_region_get("bench_bytes");
+    for (uint64_t i = 0; i < n; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
+    int rc = sp_finalize(false, NULL);
+    struct stat st;
+    if (rc == 0 && stat(path, &st) == 0)
+        printf("  in the file: %lld bytes = %.2f B per call\n", (long long)st.st_size,
+               (double)st.st_size / (double)n);
+    else
+        printf("  in the file: not written (%s)\n", sp_last_error());
+    unlink(path);
+    rmdir(dir);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else {
+            fprintf(stderr, "usage: %s [--quick]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (quick) {
+        ncalls = 100000;
+        reps = 3;
+    }
+    bench_region = sp_region_get("bench_scope");
+    uint64_t nbytes = quick ? 100000 : 1000000;
+    char mem_report[512] = "";
+    bytes_in_memory(nbytes, mem_report, sizeof mem_report);
+
+    /* Probe the clock the library picks by default. */
+    sp_options o;
+    sp_options_init(&o);
+    o.deactivate_file_output = true;
+    sp_setup(&o);
+    SP_SCOPE("probe") {}
+    sp_run *run = NULL;
+    sp_finalize(false, &run);
+    const char *src = run ? sp_run_metadata(run, "clock_source") : NULL;
+    const char *hz = run ? sp_run_metadata(run, "clock_tsc_hz") : NULL;
+    int tsc = src && strcmp(src, "tsc") == 0;
+    printf("scope-profiler overhead benchmark: %llu calls x %d repetitions%s\n",
+           (unsigned long long)ncalls, reps, quick ? " (--quick)" : "");
+    printf("default clock: %s%s%s%s\n", src ? src : "?", hz ? " (" : "", hz ? hz : "",
+           hz ? " Hz)" : "");
+    sp_run_free(run);
+
+    empty_ns = 0;
+    result empty = measure(loop_empty, S_NONE);
+    empty_ns = empty.median;
+    result bare = measure(loop_bare_call, S_NONE);
+    result tsc2 = BENCH_HAVE_TSC ? measure(loop_tsc2, S_NONE) : (result){0, 0, 0};
+    result mono2 = measure(loop_mono2, S_NONE);
+    double clock2 = tsc ? tsc2.best : mono2.best;
+
+    printf("\nPer call, ns (empty loop of %.2f ns subtracted)  %9s %10s %10s\n", empty_ns,
+           "best", "median", "x 2 reads");
+    print_row("bare noinline function call", bare, clock2);
+    print_row("two TSC reads (rdtsc)", tsc2, tsc2.best);
+    print_row("two clock_gettime(CLOCK_MONOTONIC) reads", mono2, mono2.best);
+    print_row("begin/end, compile-time disabled (SP_SCOPE)",
+              measure(bench_compile_disabled, S_NONE), clock2);
+    print_row("begin/end, runtime disabled (SP_SCOPE)", measure(loop_scope, S_DISABLED), clock2);
+    print_row("begin/end, runtime disabled (begin/end)", measure(loop_begin_end, S_DISABLED),
+              clock2);
+    if (tsc) {
+        print_row("begin/end, time-only TSC (SP_SCOPE)", measure(loop_scope, S_TIME_TSC),
+                  tsc2.best);
+        print_row("begin/end, time-only TSC (begin/end)", measure(loop_begin_end, S_TIME_TSC),
+                  tsc2.best);
+    }
+    print_row("begin/end, time-only monotonic (SP_SCOPE)", measure(loop_scope, S_TIME_MONO),
+              mono2.best);
+    print_row("begin/end, time-only monotonic (begin/end)",
+              measure(loop_begin_end, S_TIME_MONO), mono2.best);
+    printf("  (ratio: best / best of two reads of the clock the row uses, TSC for the\n"
+           "   disabled rows; the TSC rows exist where the TSC is invariant)\n");
+
+    marginal_cost();
+    printf("\nBytes per call (%llu calls of one region)\n", (unsigned long long)nbytes);
+    fputs(mem_report, stdout);
+    bytes_in_file(nbytes);
+    return 0;
+}
+
+#endif /* BENCH_DISABLED_TU */
