@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_viewer_widgets.c - widget-level tests of the viewer with GTK's test
+ * utilities: loading (good and bad files), selection shared between pages,
+ * filtering the regions table, the comparison, timeline zoom and export.
+ *
+ * usage (under xvfb-run): test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR
+ */
+#include <gtk/gtk.h>
+
+#include "sp-chart.h"
+#include "sp-compare-page.h"
+#include "sp-diff-item.h"
+#include "sp-ranks-page.h"
+#include "sp-region-item.h"
+#include "sp-regions-page.h"
+#include "sp-timeline-chart.h"
+#include "sp-timeline-page.h"
+#include "sp-viewer-application.h"
+#include "sp-viewer-settings.h"
+#include "sp-viewer-window.h"
+#include "sp_test.h"
+
+static const char *base_path, *cand_path, *out_dir;
+
+/* ---- helpers ---- */
+
+static gboolean on_timeout(gpointer data)
+{
+    *(gboolean *)data = TRUE;
+    return G_SOURCE_REMOVE;
+}
+
+/* Iterate the main loop until *flag is set or `ms` pass; TRUE if set. */
+static gboolean wait_for(gboolean *flag, guint ms)
+{
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add(ms, on_timeout, &timed_out);
+    while (!*flag && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(id);
+    return *flag;
+}
+
+static void on_load_finished(SpViewerWindow *win, gboolean ok, gboolean *done)
+{
+    *done = TRUE;
+}
+
+/* A window that has loaded base (and cand, may be NULL). */
+static SpViewerWindow *open_window(const char *base, const char *cand)
+{
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    g_autoptr(GFile) a = g_file_new_for_path(base);
+    g_autoptr(GFile) b = cand ? g_file_new_for_path(cand) : NULL;
+    sp_viewer_window_open(win, a, b);
+    wait_for(&done, 30000);
+    g_signal_handler_disconnect(win, id);
+    return win;
+}
+
+/* Iterate until widget has a size (the window was presented), at most 10 s. */
+static gboolean wait_allocated(GtkWidget *widget)
+{
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add(10000, on_timeout, &timed_out);
+    while (gtk_widget_get_width(widget) <= 0 && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(id);
+    return gtk_widget_get_width(widget) > 0;
+}
+
+static void close_window(SpViewerWindow *win)
+{
+    gtk_window_destroy(GTK_WINDOW(win));
+}
+
+static guint find_row(GListModel *rows, const char *name)
+{
+    for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
+        g_autoptr(SpRegionItem) item = g_list_model_get_item(rows, i);
+        if (g_strcmp0(sp_region_item_get_name(item), name) == 0)
+            return i;
+    }
+    return GTK_INVALID_LIST_POSITION;
+}
+
+/* ---- loading ---- */
+
+static void test_load_sample(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    SpRunDocument *doc = sp_session_get_base(sp_viewer_window_get_session(win));
+    ASSERT(doc != NULL);
+    const sp_run *run = sp_run_document_get_run(doc);
+    ASSERT_EQ_U(run->nranks, 4);
+    ASSERT(sp_run_document_find_region(doc, "kernel") >= 0);
+    ASSERT_CONTAINS(gtk_window_get_title(GTK_WINDOW(win)), "sample_base.h5");
+    /* The Regions table lists every region; the compare page is hidden. */
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    ASSERT_EQ_U(g_list_model_get_n_items(sp_regions_page_get_rows(regions)), run->nregions);
+    ASSERT(!sp_viewer_window_set_page(win, "compare"));
+    ASSERT(sp_viewer_window_set_page(win, "ranks"));
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "ranks");
+    close_window(win);
+}
+
+static void test_load_missing_file(void)
+{
+    g_autofree char *path = g_build_filename(out_dir, "does-not-exist.h5", NULL);
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_FAILED);
+    /* The window shows the reader's own one-line reason. */
+    sp_run *run = sp_read_h5(path);
+    ASSERT(run == NULL);
+    ASSERT_STREQ(sp_viewer_window_get_error(win), sp_last_error());
+    ASSERT(sp_session_get_base(sp_viewer_window_get_session(win)) == NULL);
+    close_window(win);
+}
+
+static void test_load_not_hdf5(void)
+{
+    g_autofree char *path = g_build_filename(out_dir, "not-a-run.h5", NULL);
+    ASSERT(g_file_set_contents(path, "this is not HDF5\n", -1, NULL));
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_FAILED);
+    ASSERT(sp_read_h5(path) == NULL);
+    ASSERT_STREQ(sp_viewer_window_get_error(win), sp_last_error());
+    /* A failed load can be followed by a good one in the same window. */
+    gboolean done = FALSE;
+    g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    g_autoptr(GFile) good = g_file_new_for_path(base_path);
+    sp_viewer_window_open(win, good, NULL);
+    ASSERT(wait_for(&done, 30000));
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT(sp_viewer_window_get_error(win) == NULL);
+    close_window(win);
+}
+
+/* ---- selection ---- */
+
+static void test_table_selection_updates_ranks(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    SpSession *session = sp_viewer_window_get_session(win);
+    SpRunDocument *doc = sp_session_get_base(session);
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    SpRanksPage *ranks = SP_RANKS_PAGE(sp_viewer_window_get_page_widget(win, "ranks"));
+    /* Before any selection the Ranks page shows the region with most time. */
+    ASSERT_EQ_I(sp_ranks_page_get_region(ranks), sp_run_document_get_top_region(doc));
+
+    GtkSingleSelection *sel = sp_regions_page_get_selection(regions);
+    guint row = find_row(G_LIST_MODEL(sel), "exchange");
+    ASSERT(row != GTK_INVALID_LIST_POSITION);
+    gtk_single_selection_set_selected(sel, row);
+    ASSERT_STREQ(sp_session_get_selected_region(session), "exchange");
+    ASSERT_EQ_I(sp_ranks_page_get_region(ranks), sp_run_document_find_region(doc, "exchange"));
+
+    /* And the other way: a selection made elsewhere selects the table row. */
+    sp_session_set_selected_region(session, "kernel");
+    g_autoptr(SpRegionItem) item = gtk_single_selection_get_selected_item(sel)
+                                       ? g_object_ref(gtk_single_selection_get_selected_item(sel))
+                                       : NULL;
+    ASSERT(item != NULL);
+    ASSERT_STREQ(sp_region_item_get_name(item), "kernel");
+    ASSERT_EQ_I(sp_ranks_page_get_region(ranks), sp_run_document_find_region(doc, "kernel"));
+    close_window(win);
+}
+
+static void on_call_activated(SpTimelineChart *chart, int rank, gint64 call, gint64 *out)
+{
+    *out = call;
+}
+
+static void test_timeline_click_selects_region(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1200, 800);
+    gtk_window_present(GTK_WINDOW(win));
+    sp_viewer_window_set_page(win, "timeline");
+    SpTimelinePage *page = SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline"));
+    SpTimelineChart *chart = sp_timeline_page_get_chart(page);
+    /* Wait for the chart to be laid out. */
+    ASSERT(wait_allocated(GTK_WIDGET(chart)));
+
+    /* Find a call by hit testing like a click would, then emit the click's
+     * signal path: the page must select that call's region everywhere. */
+    SpRunDocument *doc = sp_timeline_chart_get_document(chart);
+    const sp_timeline *tl = sp_run_document_get_timeline(doc);
+    sp_plot_style st;
+    sp_chart_style_for_widget(GTK_WIDGET(chart), &st);
+    double w = gtk_widget_get_width(GTK_WIDGET(chart)), h = gtk_widget_get_height(GTK_WIDGET(chart));
+    sp_timeline_view view;
+    sp_timeline_view_init(&view, tl);
+    gint64 t0, t1;
+    sp_timeline_chart_get_window(chart, &t0, &t1);
+    view.t0_ns = t0;
+    view.t1_ns = t1;
+    sp_timeline_geometry g;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, w, h, &view, &st, &g), 0);
+    sp_timeline_hit_info hit = {0};
+    gboolean found = FALSE;
+    for (double y = g.data_y + 2; y < g.data_y + g.data_h && !found; y += 3)
+        found = sp_timeline_hit(tl, w, h, &view, &st, g.data_x + g.data_w / 2, y, &hit) ==
+                SP_TIMELINE_HIT_CALL;
+    ASSERT(found);
+    gint64 got = -2;
+    g_signal_connect(chart, "call-activated", G_CALLBACK(on_call_activated), &got);
+    g_signal_emit_by_name(chart, "call-activated", hit.rank, hit.call);
+    ASSERT_EQ_I(got, hit.call);
+    const sp_run *run = sp_run_document_get_run(doc);
+    SpSession *session = sp_viewer_window_get_session(win);
+    ASSERT_STREQ(sp_session_get_selected_region(session), run->region_names[hit.region]);
+    g_autofree char *tip = sp_timeline_chart_describe_call(chart, hit.rank, hit.call);
+    ASSERT_CONTAINS(tip, run->region_names[hit.region]);
+    ASSERT_CONTAINS(tip, "Rank");
+    close_window(win);
+}
+
+/* ---- filtering ---- */
+
+/* Iterate the main loop until rows has n items, for at most 5 s (the
+ * search entry reports changes after a short delay). */
+static gboolean wait_rows(GListModel *rows, guint n)
+{
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add(5000, on_timeout, &timed_out);
+    while (g_list_model_get_n_items(rows) != n && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(id);
+    return g_list_model_get_n_items(rows) == n;
+}
+
+static void test_search_filters_table(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    const sp_run *run = sp_run_document_get_run(sp_session_get_base(sp_viewer_window_get_session(win)));
+    GListModel *rows = sp_regions_page_get_rows(regions);
+    guint all = g_list_model_get_n_items(rows);
+    ASSERT(all > 3);
+    /* Case-insensitive substring: "INPUT" is only read_input. */
+    gtk_editable_set_text(sp_regions_page_get_search_entry(regions), "INPUT");
+    ASSERT(wait_rows(rows, 1));
+    ASSERT(find_row(rows, "read_input") == 0);
+    /* "e": as many rows as names containing an e, and only those. */
+    guint with_e = 0;
+    for (size_t i = 0; i < run->nregions; i++)
+        with_e += strchr(run->region_names[i], 'e') != NULL;
+    ASSERT(with_e > 1 && with_e < all);
+    gtk_editable_set_text(sp_regions_page_get_search_entry(regions), "e");
+    ASSERT(wait_rows(rows, with_e));
+    for (guint i = 0; i < with_e; i++) {
+        g_autoptr(SpRegionItem) item = g_list_model_get_item(rows, i);
+        ASSERT(strchr(sp_region_item_get_name(item), 'e') != NULL);
+    }
+    gtk_editable_set_text(sp_regions_page_get_search_entry(regions), "no such region");
+    ASSERT(wait_rows(rows, 0));
+    gtk_editable_set_text(sp_regions_page_get_search_entry(regions), "");
+    ASSERT(wait_rows(rows, all));
+    close_window(win);
+}
+
+static void test_table_sorted_by_total(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    GListModel *rows = sp_regions_page_get_rows(regions);
+    double prev = INFINITY;
+    for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
+        g_autoptr(SpRegionItem) item = g_list_model_get_item(rows, i);
+        double t = sp_region_item_get_stats(item)->total_s;
+        ASSERT(t <= prev);
+        prev = t;
+    }
+    close_window(win);
+}
+
+/* ---- comparison ---- */
+
+static const sp_diff_entry *diff_row(GListModel *rows, const char *name)
+{
+    for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
+        g_autoptr(SpDiffItem) item = g_list_model_get_item(rows, i);
+        if (g_strcmp0(sp_diff_item_get_entry(item)->name, name) == 0)
+            return sp_diff_item_get_entry(item); /* the store keeps the item */
+    }
+    return NULL;
+}
+
+static void test_compare(void)
+{
+    SpViewerWindow *win = open_window(base_path, cand_path);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT(sp_session_get_candidate(sp_viewer_window_get_session(win)) != NULL);
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "compare");
+    GListModel *rows =
+        sp_compare_page_get_rows(SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare")));
+    /* The comparison is computed in a worker thread. */
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add(30000, on_timeout, &timed_out);
+    while (g_list_model_get_n_items(rows) == 0 && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(id);
+    /* The sample candidate: compute 30 % faster, exchange 40 % slower, a new
+     * region "save_state". */
+    const sp_diff_entry *kernel = diff_row(rows, "kernel");
+    const sp_diff_entry *exchange = diff_row(rows, "exchange");
+    const sp_diff_entry *added = diff_row(rows, "save_state");
+    ASSERT(kernel && exchange && added);
+    ASSERT_EQ_I(kernel->verdict, SP_DIFF_FASTER);
+    ASSERT(kernel->percent < -20 && kernel->percent > -40);
+    ASSERT_EQ_I(exchange->verdict, SP_DIFF_SLOWER);
+    ASSERT(exchange->percent > 30 && exchange->percent < 50);
+    ASSERT_EQ_I(added->verdict, SP_DIFF_ADDED);
+    close_window(win);
+}
+
+/* ---- timeline zoom and export ---- */
+
+static void test_timeline_zoom_and_pan(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    gtk_window_present(GTK_WINDOW(win));
+    sp_viewer_window_set_page(win, "timeline");
+    SpTimelineChart *chart =
+        sp_timeline_page_get_chart(SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline")));
+    ASSERT(wait_allocated(GTK_WIDGET(chart)));
+    gint64 dur = sp_timeline_duration_ns(
+        sp_run_document_get_timeline(sp_timeline_chart_get_document(chart)));
+    gint64 t0, t1;
+    sp_timeline_chart_get_window(chart, &t0, &t1);
+    ASSERT_EQ_I(t0, 0);
+    ASSERT_EQ_I(t1, dur);
+    sp_timeline_chart_zoom(chart, 4.0);
+    sp_timeline_chart_get_window(chart, &t0, &t1);
+    ASSERT_NEAR((double)(t1 - t0), dur / 4.0, dur * 1e-6 + 2);
+    ASSERT_NEAR((double)(t0 + t1) / 2, dur / 2.0, dur * 1e-6 + 2); /* around the centre */
+    /* Panning past the end stops at the end, keeping the span. */
+    for (int i = 0; i < 20; i++)
+        sp_timeline_chart_pan(chart, 0.5);
+    gint64 a, b;
+    sp_timeline_chart_get_window(chart, &a, &b);
+    ASSERT_EQ_I(b, dur);
+    ASSERT_EQ_I(b - a, t1 - t0);
+    /* The scrollbar follows. */
+    GtkAdjustment *h = sp_timeline_chart_get_hadjustment(chart);
+    ASSERT_NEAR(gtk_adjustment_get_value(h), (double)a, 1);
+    ASSERT_NEAR(gtk_adjustment_get_page_size(h), (double)(b - a), 1);
+    sp_timeline_chart_zoom_to_fit(chart);
+    sp_timeline_chart_get_window(chart, &a, &b);
+    ASSERT_EQ_I(a, 0);
+    ASSERT_EQ_I(b, dur);
+    /* Zooming in stops at the deepest zoom instead of collapsing. */
+    for (int i = 0; i < 80; i++)
+        sp_timeline_chart_zoom(chart, 2.0);
+    sp_timeline_chart_get_window(chart, &a, &b);
+    ASSERT(b - a >= 100 && b - a <= 1000);
+    close_window(win);
+}
+
+static gboolean file_starts_with(const char *path, const char *magic)
+{
+    g_autofree char *data = NULL;
+    gsize len = 0;
+    if (!g_file_get_contents(path, &data, &len, NULL))
+        return FALSE;
+    return len > 100 && memcmp(data, magic, strlen(magic)) == 0;
+}
+
+static void test_export_chart(void)
+{
+    SpViewerWindow *win = open_window(base_path, NULL);
+    gtk_window_present(GTK_WINDOW(win));
+    SpChart *chart = SP_CHART(
+        sp_timeline_page_get_chart(SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline"))));
+    g_autofree char *png = g_build_filename(out_dir, "export_timeline.png", NULL);
+    g_autofree char *svg = g_build_filename(out_dir, "export_timeline.svg", NULL);
+    g_autofree char *pdf = g_build_filename(out_dir, "export_timeline.pdf", NULL);
+    g_autoptr(GError) error = NULL;
+    ASSERT(sp_chart_export(chart, png, 800, 500, &error));
+    ASSERT(sp_chart_export(chart, svg, 800, 500, &error));
+    ASSERT(sp_chart_export(chart, pdf, 800, 500, &error));
+    ASSERT(file_starts_with(png, "\x89PNG"));
+    ASSERT(file_starts_with(svg, "<?xml"));
+    ASSERT(file_starts_with(pdf, "%PDF"));
+    g_autoptr(GdkTexture) tex = gdk_texture_new_from_filename(png, &error);
+    ASSERT(tex != NULL);
+    ASSERT_EQ_I(gdk_texture_get_width(tex), 800);
+    ASSERT_EQ_I(gdk_texture_get_height(tex), 500);
+    /* An unknown extension is refused with a reason. */
+    g_autofree char *bad = g_build_filename(out_dir, "export.jpg", NULL);
+    ASSERT(!sp_chart_export(chart, bad, 800, 500, &error));
+    ASSERT(error != NULL && error->message[0] != '\0');
+    close_window(win);
+}
+
+/* ---- settings ---- */
+
+static void test_window_size_remembered(void)
+{
+    sp_viewer_settings_set_enabled(TRUE);
+    sp_viewer_settings_set_window_size(1111, 777, FALSE);
+    int w = 0, h = 0;
+    gboolean max = TRUE;
+    ASSERT(sp_viewer_settings_get_window_size(&w, &h, &max));
+    ASSERT_EQ_I(w, 1111);
+    ASSERT_EQ_I(h, 777);
+    ASSERT(!max);
+    g_autofree char *path = sp_viewer_settings_path();
+    ASSERT(g_str_has_prefix(path, out_dir)); /* the test's own config home */
+    /* A new window starts at the remembered size. */
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gtk_window_get_default_size(GTK_WINDOW(win), &w, &h);
+    ASSERT_EQ_I(w, 1111);
+    ASSERT_EQ_I(h, 777);
+    close_window(win);
+    sp_viewer_settings_set_enabled(FALSE);
+    ASSERT(!sp_viewer_settings_get_window_size(&w, &h, &max));
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR\n");
+        return 2;
+    }
+    base_path = argv[1];
+    cand_path = argv[2];
+    out_dir = argv[3];
+    g_autofree char *config = g_build_filename(out_dir, "widget-test-config", NULL);
+    g_setenv("XDG_CONFIG_HOME", config, TRUE); /* before GLib caches it */
+    int gtk_argc = 1;
+    char **gtk_argv = argv;
+    gtk_test_init(&gtk_argc, &gtk_argv, NULL);
+    sp_viewer_ensure_resources();
+    sp_viewer_settings_set_enabled(FALSE);
+
+    RUN(test_load_sample);
+    RUN(test_load_missing_file);
+    RUN(test_load_not_hdf5);
+    RUN(test_table_selection_updates_ranks);
+    RUN(test_timeline_click_selects_region);
+    RUN(test_search_filters_table);
+    RUN(test_table_sorted_by_total);
+    RUN(test_compare);
+    RUN(test_timeline_zoom_and_pan);
+    RUN(test_export_chart);
+    RUN(test_window_size_remembered);
+    return sp_test_summary();
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-call-node.c - call tree nodes as GObjects. */
+#include "sp-call-node.h"
+
+struct _SpCallNode {
+    GObject parent_instance;
+    SpRunDocument *doc;
+    int node;
+};
+
+G_DEFINE_FINAL_TYPE(SpCallNode, sp_call_node, G_TYPE_OBJECT)
+
+static void sp_call_node_dispose(GObject *object)
+{
+    g_clear_object(&SP_CALL_NODE(object)->doc);
+    G_OBJECT_CLASS(sp_call_node_parent_class)->dispose(object);
+}
+
+static void sp_call_node_class_init(SpCallNodeClass *klass)
+{
+    G_OBJECT_CLASS(klass)->dispose = sp_call_node_dispose;
+}
+
+static void sp_call_node_init(SpCallNode *self) {}
+
+SpCallNode *sp_call_node_new(SpRunDocument *doc, int node)
+{
+    SpCallNode *self = g_object_new(SP_TYPE_CALL_NODE, NULL);
+    self->doc = g_object_ref(doc);
+    self->node = node;
+    return self;
+}
+
+int sp_call_node_get_index(SpCallNode *self) { return self->node; }
+
+const sp_tree_node *sp_call_node_get_node(SpCallNode *self)
+{
+    return &sp_run_document_get_run(self->doc)->tree.nodes[self->node];
+}
+
+const char *sp_call_node_get_name(SpCallNode *self)
+{
+    const sp_run *run = sp_run_document_get_run(self->doc);
+    int r = run->tree.nodes[self->node].region;
+    return r >= 0 ? run->region_names[r] : "(root)";
+}
+
+double sp_call_node_get_fraction(SpCallNode *self)
+{
+    const sp_tree *tree = &sp_run_document_get_run(self->doc)->tree;
+    /* The root's inclusive time may be 0 when analysis leaves it unset: use
+     * the sum of the top-level nodes then. */
+    double total = tree->nodes[0].incl_s;
+    if (total <= 0)
+        for (int c = tree->nodes[0].first_child; c >= 0; c = tree->nodes[c].next_sibling)
+            total += tree->nodes[c].incl_s;
+    return total > 0 ? tree->nodes[self->node].incl_s / total : 0;
+}
+
+GListModel *sp_call_node_children(SpRunDocument *doc, int node)
+{
+    const sp_tree *tree = &sp_run_document_get_run(doc)->tree;
+    if (node < 0 || (size_t)node >= tree->nnodes || tree->nodes[node].first_child < 0)
+        return NULL;
+    GListStore *store = g_list_store_new(SP_TYPE_CALL_NODE);
+    for (int c = tree->nodes[node].first_child; c >= 0; c = tree->nodes[c].next_sibling) {
+        g_autoptr(SpCallNode) child = sp_call_node_new(doc, c);
+        g_list_store_append(store, child);
+    }
+    return G_LIST_MODEL(store);
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-call-node.h - a node of a run's merged call tree as a list item, with
+ * its children as a list model (for GtkTreeListModel). */
+#ifndef SP_CALL_NODE_H
+#define SP_CALL_NODE_H
+
+#include "sp-run-document.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_CALL_NODE (sp_call_node_get_type())
+G_DECLARE_FINAL_TYPE(SpCallNode, sp_call_node, SP, CALL_NODE, GObject)
+
+SpCallNode *sp_call_node_new(SpRunDocument *doc, int node);
+
+int sp_call_node_get_index(SpCallNode *self);
+const sp_tree_node *sp_call_node_get_node(SpCallNode *self);
+/* Region name ("(root)" for the root). */
+const char *sp_call_node_get_name(SpCallNode *self);
+/* Inclusive time as a fraction of the whole tree's inclusive time. */
+double sp_call_node_get_fraction(SpCallNode *self);
+
+/* The children of node `node` of doc's tree, in tree order (a GListStore of
+ * SpCallNode); NULL when it has none. */
+GListModel *sp_call_node_children(SpRunDocument *doc, int node);
+
+G_END_DECLS
+
+#endif

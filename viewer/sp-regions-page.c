@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-regions-page.c - the Regions page. */
+#include "sp-regions-page.h"
+
+#include "sp-chart-view.h"
+#include "sp-list-columns.h"
+#include "sp-region-item.h"
+#include "sp-viewer-format.h"
+
+typedef enum {
+    FIELD_NAME, FIELD_CALLS, FIELD_TOTAL, FIELD_OWN, FIELD_MEAN, FIELD_MIN, FIELD_MAX,
+    FIELD_STD, FIELD_P95, FIELD_IMBALANCE, N_FIELDS
+} Field;
+
+struct _SpRegionsPage {
+    GtkWidget parent_instance;
+    SpSession *session;
+    SpRunDocument *doc;
+    char *needle; /* casefolded search text, NULL = all */
+    gboolean syncing;
+    int chart_region;
+    SpRunDocument *charts_doc; /* the run the charts show (not a reference) */
+    SpChart *current_chart;
+
+    GtkCustomFilter *filter;
+    GtkFilterListModel *filtered;
+    GtkSortListModel *sorted;
+    GtkSingleSelection *selection;
+
+    GtkSearchEntry *search_entry;
+    GtkLabel *count_label;
+    GtkColumnView *column_view;
+    GtkColumnViewColumn *columns[N_FIELDS];
+    SpChartView *histogram, *duration_time;
+};
+
+static void page_iface_init(SpPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(SpRegionsPage, sp_regions_page, GTK_TYPE_WIDGET,
+                              G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+/* ---- cells and sorting ---- */
+
+static double field_value(SpRegionItem *item, Field f)
+{
+    const sp_stats *s = sp_region_item_get_stats(item);
+    switch (f) {
+    case FIELD_CALLS: return (double)s->calls;
+    case FIELD_TOTAL: return s->total_s;
+    case FIELD_OWN: return s->own_s;
+    case FIELD_MEAN: return s->mean_s;
+    case FIELD_MIN: return s->min_s;
+    case FIELD_MAX: return s->max_s;
+    case FIELD_STD: return s->std_s;
+    case FIELD_P95: return s->p95_s;
+    case FIELD_IMBALANCE: return sp_region_item_get_imbalance(item);
+    default: return 0;
+    }
+}
+
+static char *cell_text(gpointer item, gpointer data)
+{
+    Field f = GPOINTER_TO_INT(data);
+    if (f == FIELD_CALLS)
+        return sp_format_count(sp_region_item_get_stats(item)->calls);
+    if (f == FIELD_IMBALANCE)
+        return g_strdup_printf("%.2f×", sp_region_item_get_imbalance(item));
+    return sp_format_duration(field_value(item, f));
+}
+
+static const char *cell_name(gpointer item, gpointer data) { return sp_region_item_get_name(item); }
+
+static int compare_items(gconstpointer a, gconstpointer b, gpointer data)
+{
+    Field f = GPOINTER_TO_INT(data);
+    SpRegionItem *x = (SpRegionItem *)a, *y = (SpRegionItem *)b;
+    if (f == FIELD_NAME)
+        return g_utf8_collate(sp_region_item_get_name(x), sp_region_item_get_name(y));
+    double u = field_value(x, f), v = field_value(y, f);
+    if (u != v)
+        return u < v ? -1 : 1;
+    return g_utf8_collate(sp_region_item_get_name(x), sp_region_item_get_name(y));
+}
+
+/* ---- filter ---- */
+
+static gboolean filter_item(gpointer item, gpointer data)
+{
+    SpRegionsPage *self = data;
+    if (!self->needle)
+        return TRUE;
+    g_autofree char *name = g_utf8_casefold(sp_region_item_get_name(item), -1);
+    return strstr(name, self->needle) != NULL;
+}
+
+static void update_count(SpRegionsPage *self)
+{
+    guint shown = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+    guint total = self->doc ? (guint)sp_run_document_get_run(self->doc)->nregions : 0;
+    g_autofree char *text = shown == total ? g_strdup_printf("%u regions", total)
+                                           : g_strdup_printf("%u of %u regions", shown, total);
+    gtk_label_set_text(self->count_label, text);
+}
+
+static void on_search_changed(GtkSearchEntry *entry, SpRegionsPage *self)
+{
+    const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
+    g_clear_pointer(&self->needle, g_free);
+    if (text && *text)
+        self->needle = g_utf8_casefold(text, -1);
+    gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    update_count(self);
+}
+
+static void on_stop_search(GtkSearchEntry *entry, SpRegionsPage *self)
+{
+    gtk_editable_set_text(GTK_EDITABLE(entry), "");
+}
+
+/* ---- charts ---- */
+
+/* What the two charts draw: immutable, as they draw in worker threads. */
+typedef struct {
+    SpRunDocument *doc; /* NULL: no run */
+    int region;
+} ChartInput;
+
+static void chart_input_free(gpointer p)
+{
+    ChartInput *in = p;
+    g_clear_object(&in->doc);
+    g_free(in);
+}
+
+static ChartInput *chart_input_new(SpRegionsPage *self)
+{
+    ChartInput *in = g_new0(ChartInput, 1);
+    in->doc = self->doc ? g_object_ref(self->doc) : NULL;
+    in->region = self->chart_region;
+    return in;
+}
+
+static int draw_histogram(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
+{
+    ChartInput *in = data;
+    if (!in->doc)
+        return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
+    return sp_plot_histogram(cr, w, h, sp_run_document_get_run(in->doc), in->region, -1, st);
+}
+
+static int draw_duration_time(cairo_t *cr, double w, double h, const sp_plot_style *st,
+                              gpointer data)
+{
+    ChartInput *in = data;
+    if (!in->doc)
+        return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
+    return sp_plot_duration_time(cr, w, h, sp_run_document_get_run(in->doc), in->region, -1, st);
+}
+
+static void update_charts(SpRegionsPage *self)
+{
+    int id = sp_session_get_selected_id(self->session, self->doc);
+    int region = id >= 0 ? id : self->doc ? sp_run_document_get_top_region(self->doc) : -1;
+    if (region == self->chart_region && self->charts_doc == self->doc)
+        return;
+    self->chart_region = region;
+    self->charts_doc = self->doc;
+    sp_chart_view_set_draw_func(self->histogram, draw_histogram, chart_input_new(self),
+                                chart_input_free);
+    sp_chart_view_set_draw_func(self->duration_time, draw_duration_time, chart_input_new(self),
+                                chart_input_free);
+}
+
+/* ---- selection, both ways ---- */
+
+static void on_selection_changed(GtkSelectionModel *model, guint pos, guint n, SpRegionsPage *self)
+{
+    if (self->syncing)
+        return;
+    SpRegionItem *item = gtk_single_selection_get_selected_item(self->selection);
+    /* No row (filtered away): keep the selection of the other pages. */
+    if (item)
+        sp_session_set_selected_region(self->session, sp_region_item_get_name(item));
+}
+
+static void on_selected_region(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
+{
+    const char *name = sp_session_get_selected_region(session);
+    GListModel *rows = G_LIST_MODEL(self->selection);
+    guint n = g_list_model_get_n_items(rows), found = GTK_INVALID_LIST_POSITION;
+    for (guint i = 0; name && i < n; i++) {
+        g_autoptr(SpRegionItem) item = g_list_model_get_item(rows, i);
+        if (g_strcmp0(sp_region_item_get_name(item), name) == 0) {
+            found = i;
+            break;
+        }
+    }
+    self->syncing = TRUE;
+    gtk_single_selection_set_selected(self->selection, found);
+    self->syncing = FALSE;
+    if (found != GTK_INVALID_LIST_POSITION && gtk_widget_get_mapped(GTK_WIDGET(self)))
+        sp_column_view_scroll_to(self->column_view, found);
+    update_charts(self);
+}
+
+static void on_activate(GtkColumnView *view, guint position, SpRegionsPage *self)
+{
+    gtk_widget_activate_action(GTK_WIDGET(self), "win.page", "s", "timeline");
+}
+
+static void on_base(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
+{
+    g_set_object(&self->doc, sp_session_get_base(session));
+    g_autoptr(GListModel) items = sp_region_item_list_new(self->doc);
+    gtk_filter_list_model_set_model(self->filtered, items);
+    update_count(self);
+    on_selected_region(session, NULL, self);
+}
+
+/* ---- page interface ---- */
+
+static void set_session(SpPage *page, SpSession *session)
+{
+    SpRegionsPage *self = SP_REGIONS_PAGE(page);
+    g_set_object(&self->session, session);
+    g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
+    g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
+                            self, 0);
+    on_base(session, NULL, self);
+}
+
+static SpChart *get_chart(SpPage *page)
+{
+    SpRegionsPage *self = SP_REGIONS_PAGE(page);
+    return self->current_chart ? self->current_chart : SP_CHART(self->histogram);
+}
+
+static gboolean focus_search(SpPage *page)
+{
+    return gtk_widget_grab_focus(GTK_WIDGET(SP_REGIONS_PAGE(page)->search_entry));
+}
+
+static void page_iface_init(SpPageInterface *iface)
+{
+    iface->set_session = set_session;
+    iface->get_chart = get_chart;
+    iface->focus_search = focus_search;
+}
+
+GtkEditable *sp_regions_page_get_search_entry(SpRegionsPage *self)
+{
+    return GTK_EDITABLE(self->search_entry);
+}
+
+GListModel *sp_regions_page_get_rows(SpRegionsPage *self) { return G_LIST_MODEL(self->sorted); }
+GtkSingleSelection *sp_regions_page_get_selection(SpRegionsPage *self) { return self->selection; }
+
+/* ---- object ---- */
+
+static void sp_regions_page_dispose(GObject *object)
+{
+    SpRegionsPage *self = SP_REGIONS_PAGE(object);
+    if (self->column_view)
+        gtk_column_view_set_model(self->column_view, NULL);
+    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_REGIONS_PAGE);
+    sp_page_unparent_children(GTK_WIDGET(self));
+    g_clear_object(&self->selection);
+    g_clear_object(&self->session);
+    g_clear_object(&self->doc);
+    g_clear_pointer(&self->needle, g_free);
+    G_OBJECT_CLASS(sp_regions_page_parent_class)->dispose(object);
+}
+
+static void sp_regions_page_class_init(SpRegionsPageClass *klass)
+{
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    G_OBJECT_CLASS(klass)->dispose = sp_regions_page_dispose;
+    g_type_ensure(SP_TYPE_CHART_VIEW);
+    gtk_widget_class_set_template_from_resource(wc, "/org/scopeprofiler/Viewer/sp-regions-page.ui");
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, search_entry);
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, count_label);
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, column_view);
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, histogram);
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, duration_time);
+    gtk_widget_class_bind_template_child_full(wc, "col_name", FALSE,
+                                              G_STRUCT_OFFSET(SpRegionsPage, columns[FIELD_NAME]));
+#define COL(id, field)                                                                         \
+    gtk_widget_class_bind_template_child_full(wc, id, FALSE,                                   \
+                                              G_STRUCT_OFFSET(SpRegionsPage, columns[field]))
+    COL("col_calls", FIELD_CALLS);
+    COL("col_total", FIELD_TOTAL);
+    COL("col_own", FIELD_OWN);
+    COL("col_mean", FIELD_MEAN);
+    COL("col_min", FIELD_MIN);
+    COL("col_max", FIELD_MAX);
+    COL("col_std", FIELD_STD);
+    COL("col_p95", FIELD_P95);
+    COL("col_imbalance", FIELD_IMBALANCE);
+#undef COL
+    gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void sp_regions_page_init(SpRegionsPage *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
+    self->chart_region = -2; /* differs from any region: the first update draws */
+
+    for (int f = 0; f < N_FIELDS; f++) {
+        GtkColumnViewColumn *col = self->columns[f];
+        if (f == FIELD_NAME)
+            sp_column_set_region(col, cell_name, NULL, FALSE);
+        else
+            sp_column_set_text(col, cell_text, GINT_TO_POINTER(f), TRUE);
+        GtkSorter *sorter = GTK_SORTER(gtk_custom_sorter_new(compare_items, GINT_TO_POINTER(f), NULL));
+        gtk_column_view_column_set_sorter(col, sorter);
+        g_object_unref(sorter);
+    }
+
+    self->filter = gtk_custom_filter_new(filter_item, self, NULL);
+    self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
+    GtkSorter *view_sorter = gtk_column_view_get_sorter(self->column_view);
+    self->sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered),
+                                           g_object_ref(view_sorter));
+    self->selection = gtk_single_selection_new(G_LIST_MODEL(self->sorted));
+    gtk_single_selection_set_autoselect(self->selection, FALSE);
+    gtk_single_selection_set_can_unselect(self->selection, TRUE);
+    gtk_column_view_set_model(self->column_view, GTK_SELECTION_MODEL(self->selection));
+    gtk_column_view_sort_by_column(self->column_view, self->columns[FIELD_TOTAL],
+                                   GTK_SORT_DESCENDING);
+
+    g_signal_connect(self->selection, "selection-changed", G_CALLBACK(on_selection_changed), self);
+    g_signal_connect(self->column_view, "activate", G_CALLBACK(on_activate), self);
+    g_signal_connect(self->search_entry, "search-changed", G_CALLBACK(on_search_changed), self);
+    g_signal_connect(self->search_entry, "stop-search", G_CALLBACK(on_stop_search), self);
+
+    /* Both scan every call of the region: draw them off the main thread. */
+    sp_chart_view_set_threaded(self->histogram, TRUE);
+    sp_chart_view_set_threaded(self->duration_time, TRUE);
+    update_charts(self);
+    sp_page_track_chart(GTK_WIDGET(self->histogram), &self->current_chart);
+    sp_page_track_chart(GTK_WIDGET(self->duration_time), &self->current_chart);
+}

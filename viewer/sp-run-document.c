@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-run-document.c - loading a run off the main thread and deriving the
+ * viewer's per-run data once. */
+#include "sp-run-document.h"
+
+#include "scope_profiler.h"
+#include "sp-viewer-error.h"
+#include "sp_h5.h"
+
+struct _SpRunDocument {
+    GObject parent_instance;
+
+    sp_run *run;
+    char *path;
+    char *display_name;
+    double load_seconds, read_s, analyze_s, index_s;
+    sp_timeline *timeline;
+    guint64 total_calls;
+    gint64 t0_ns, t1_ns;
+    double *imbalance; /* per region */
+    int top_region;
+};
+
+G_DEFINE_FINAL_TYPE(SpRunDocument, sp_run_document, G_TYPE_OBJECT)
+
+static void sp_run_document_finalize(GObject *object)
+{
+    SpRunDocument *self = SP_RUN_DOCUMENT(object);
+    sp_timeline_free(self->timeline); /* points into run: free first */
+    sp_run_free(self->run);
+    g_free(self->path);
+    g_free(self->display_name);
+    g_free(self->imbalance);
+    G_OBJECT_CLASS(sp_run_document_parent_class)->finalize(object);
+}
+
+static void sp_run_document_class_init(SpRunDocumentClass *klass)
+{
+    G_OBJECT_CLASS(klass)->finalize = sp_run_document_finalize;
+}
+
+static void sp_run_document_init(SpRunDocument *self)
+{
+    self->top_region = -1;
+}
+
+/* max / mean of the per-rank totals; mean over every rank, so a region that
+ * runs on one rank of four scores 4. */
+static void compute_imbalance(SpRunDocument *self)
+{
+    const sp_run *run = self->run;
+    self->imbalance = g_new0(double, run->nregions ? run->nregions : 1);
+    for (size_t r = 0; r < run->nregions; r++) {
+        const sp_run_region *reg = &run->regions[r];
+        double sum = 0, max = 0;
+        for (size_t k = 0; k < run->nranks; k++) {
+            double t = reg->per_rank ? reg->per_rank[k].total_s : 0;
+            sum += t;
+            max = MAX(max, t);
+        }
+        double mean = run->nranks ? sum / (double)run->nranks : 0;
+        self->imbalance[r] = mean > 0 ? max / mean : (reg->all.calls ? 1.0 : 0.0);
+    }
+}
+
+/* Everything derived after reading: analysis, span, imbalance. Runs in the
+ * loader thread. */
+static gboolean prepare(SpRunDocument *self, GError **error)
+{
+    gint64 begin = g_get_monotonic_time();
+    int rc = sp_run_analyze(self->run);
+    if (rc != 0) {
+        sp_viewer_set_error(error, rc, sp_last_error());
+        return FALSE;
+    }
+    gint64 analyzed = g_get_monotonic_time();
+    self->analyze_s = (double)(analyzed - begin) / G_USEC_PER_SEC;
+    self->timeline = sp_timeline_new(self->run);
+    if (!self->timeline) {
+        sp_viewer_set_error(error, SP_ENOMEM, sp_last_error());
+        return FALSE;
+    }
+    self->index_s = (double)(g_get_monotonic_time() - analyzed) / G_USEC_PER_SEC;
+    for (size_t k = 0; k < self->run->nranks; k++)
+        self->total_calls += self->run->ranks[k].ncalls;
+    if (sp_run_time_span(self->run, &self->t0_ns, &self->t1_ns) != 0)
+        self->t0_ns = self->t1_ns = 0;
+    compute_imbalance(self);
+    /* Own time, not total: the outermost region always has the most total
+     * time and says little; the hot spot is where the time is spent. */
+    double best = -1;
+    for (size_t r = 0; r < self->run->nregions; r++) {
+        const sp_stats *st = &self->run->regions[r].all;
+        if (st->calls > 0 && st->own_s > best) {
+            best = st->own_s;
+            self->top_region = (int)r;
+        }
+    }
+    return TRUE;
+}
+
+SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name,
+                                           GError **error)
+{
+    g_return_val_if_fail(run != NULL, NULL);
+    gint64 begin = g_get_monotonic_time();
+    SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
+    self->run = run;
+    self->path = run->source_path ? g_strdup(run->source_path) : NULL;
+    self->display_name = g_strdup(display_name ? display_name
+                                  : self->path ? self->path : "run");
+    if (!prepare(self, error)) {
+        g_object_unref(self);
+        return NULL;
+    }
+    self->load_seconds = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    return self;
+}
+
+SpRunDocument *sp_run_document_load(const char *path, GError **error)
+{
+    g_return_val_if_fail(path != NULL, NULL);
+    gint64 begin = g_get_monotonic_time();
+    int status = 0;
+    sp_run *run = sp_h5_read(path, &status);
+    if (!run) {
+        sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
+        return NULL;
+    }
+    double read_s = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    g_autofree char *base = g_path_get_basename(path);
+    SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
+    self->run = run;
+    self->path = g_strdup(path);
+    self->display_name = g_strdup(base);
+    self->read_s = read_s;
+    if (!prepare(self, error)) {
+        g_object_unref(self);
+        return NULL;
+    }
+    self->load_seconds = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    return self;
+}
+
+static void load_thread(GTask *task, gpointer source, gpointer task_data,
+                        GCancellable *cancellable)
+{
+    GFile *file = task_data;
+    g_autofree char *path = g_file_get_path(file);
+    GError *error = NULL;
+    if (!path) {
+        g_autofree char *uri = g_file_get_uri(file);
+        g_task_return_new_error(task, SP_VIEWER_ERROR, SP_VIEWER_ERROR_NOTSUP,
+                                "%s: only local files can be opened", uri);
+        return;
+    }
+    SpRunDocument *doc = sp_run_document_load(path, &error);
+    if (!doc) {
+        g_task_return_error(task, error);
+        return;
+    }
+    g_task_return_pointer(task, doc, g_object_unref);
+}
+
+void sp_run_document_load_async(GFile *file, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data)
+{
+    g_autoptr(GTask) task = g_task_new(NULL, cancellable, callback, user_data);
+    g_task_set_source_tag(task, sp_run_document_load_async);
+    g_task_set_task_data(task, g_object_ref(file), g_object_unref);
+    g_task_run_in_thread(task, load_thread);
+}
+
+SpRunDocument *sp_run_document_load_finish(GAsyncResult *result, GError **error)
+{
+    g_return_val_if_fail(g_task_is_valid(result, NULL), NULL);
+    return g_task_propagate_pointer(G_TASK(result), error);
+}
+
+const sp_run *sp_run_document_get_run(SpRunDocument *self) { return self->run; }
+const char *sp_run_document_get_path(SpRunDocument *self) { return self->path; }
+const char *sp_run_document_get_display_name(SpRunDocument *self) { return self->display_name; }
+double sp_run_document_get_load_seconds(SpRunDocument *self) { return self->load_seconds; }
+guint64 sp_run_document_get_total_calls(SpRunDocument *self) { return self->total_calls; }
+const sp_timeline *sp_run_document_get_timeline(SpRunDocument *self) { return self->timeline; }
+
+void sp_run_document_get_load_breakdown(SpRunDocument *self, double *read_s,
+                                        double *analyze_s, double *index_s)
+{
+    *read_s = self->read_s;
+    *analyze_s = self->analyze_s;
+    *index_s = self->index_s;
+}
+gint64 sp_run_document_get_t0_ns(SpRunDocument *self) { return self->t0_ns; }
+gint64 sp_run_document_get_t1_ns(SpRunDocument *self) { return self->t1_ns; }
+
+int sp_run_document_get_top_region(SpRunDocument *self) { return self->top_region; }
+
+int sp_run_document_find_region(SpRunDocument *self, const char *name)
+{
+    return name ? sp_run_region_id(self->run, name) : -1;
+}
+
+double sp_run_document_get_imbalance(SpRunDocument *self, int region)
+{
+    if (region < 0 || (size_t)region >= self->run->nregions)
+        return 0;
+    return self->imbalance[region];
+}
+
+char *sp_run_document_tree_path(SpRunDocument *self, int node)
+{
+    const sp_tree *tree = &self->run->tree;
+    GPtrArray *names = g_ptr_array_new();
+    for (int n = node; n > 0 && (size_t)n < tree->nnodes; n = tree->nodes[n].parent) {
+        int r = tree->nodes[n].region;
+        if (r >= 0)
+            g_ptr_array_add(names, self->run->region_names[r]);
+    }
+    GString *s = g_string_new(NULL);
+    for (guint i = names->len; i > 0; i--) {
+        if (s->len)
+            g_string_append(s, " › ");
+        g_string_append(s, g_ptr_array_index(names, i - 1));
+    }
+    g_ptr_array_unref(names);
+    return g_string_free(s, FALSE);
+}

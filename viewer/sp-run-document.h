@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp-run-document.h - one opened run: the analyzed sp_run plus what the
+ * viewer derives from it once, off the main thread (per-region imbalance, the
+ * timeline's level-of-detail index). Immutable after loading, so pages can
+ * share it freely.
+ */
+#ifndef SP_RUN_DOCUMENT_H
+#define SP_RUN_DOCUMENT_H
+
+#include <gio/gio.h>
+
+#include "sp_analysis.h"
+#include "sp_model.h"
+#include "sp_plots.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_RUN_DOCUMENT (sp_run_document_get_type())
+G_DECLARE_FINAL_TYPE(SpRunDocument, sp_run_document, SP, RUN_DOCUMENT, GObject)
+
+/* Read, analyze and index the file at path (blocking). */
+SpRunDocument *sp_run_document_load(const char *path, GError **error);
+
+/* The same in a worker thread (GTask); the callback runs on the caller's
+ * main context. */
+void sp_run_document_load_async(GFile *file, GCancellable *cancellable,
+                                GAsyncReadyCallback callback, gpointer user_data);
+SpRunDocument *sp_run_document_load_finish(GAsyncResult *result, GError **error);
+
+/* Wrap an in-memory run (takes ownership; analyzes it). */
+SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name,
+                                           GError **error);
+
+const sp_run *sp_run_document_get_run(SpRunDocument *self);
+/* The file's path, or NULL for an in-memory run. */
+const char *sp_run_document_get_path(SpRunDocument *self);
+/* The file name shown in titles ("run.h5"). */
+const char *sp_run_document_get_display_name(SpRunDocument *self);
+/* Wall time spent reading + analyzing + indexing, seconds. */
+double sp_run_document_get_load_seconds(SpRunDocument *self);
+/* Of which: reading the file, sp_run_analyze(), building the timeline index. */
+void sp_run_document_get_load_breakdown(SpRunDocument *self, double *read_s,
+                                        double *analyze_s, double *index_s);
+guint64 sp_run_document_get_total_calls(SpRunDocument *self);
+
+/* The timeline's level-of-detail index, built while loading. */
+const sp_timeline *sp_run_document_get_timeline(SpRunDocument *self);
+
+/* Run time span (all ranks, clock offsets applied), ns. Both 0 without calls. */
+gint64 sp_run_document_get_t0_ns(SpRunDocument *self);
+gint64 sp_run_document_get_t1_ns(SpRunDocument *self);
+
+/* The region with the most own time, the run's hot spot (what charts show
+ * until a region is selected), or -1 for a run without calls. */
+int sp_run_document_get_top_region(SpRunDocument *self);
+
+/* Region id by name, or -1. */
+int sp_run_document_find_region(SpRunDocument *self, const char *name);
+/* max / mean over ranks of the region's per-rank total (1.0 on one rank; 0
+ * for an unknown region). */
+double sp_run_document_get_imbalance(SpRunDocument *self, int region);
+
+/* The path of names from the root to a call-tree node: "main › solve › x".
+ * Newly allocated. */
+char *sp_run_document_tree_path(SpRunDocument *self, int node);
+
+G_END_DECLS
+
+#endif

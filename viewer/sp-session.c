@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-session.c - the runs and the selection a window's pages share. */
+#include "sp-session.h"
+
+struct _SpSession {
+    GObject parent_instance;
+    SpRunDocument *base, *candidate;
+    char *selected_region;
+};
+
+G_DEFINE_FINAL_TYPE(SpSession, sp_session, G_TYPE_OBJECT)
+
+enum { PROP_0, PROP_BASE, PROP_CANDIDATE, PROP_SELECTED_REGION, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+static void sp_session_dispose(GObject *object)
+{
+    SpSession *self = SP_SESSION(object);
+    g_clear_object(&self->base);
+    g_clear_object(&self->candidate);
+    G_OBJECT_CLASS(sp_session_parent_class)->dispose(object);
+}
+
+static void sp_session_finalize(GObject *object)
+{
+    g_free(SP_SESSION(object)->selected_region);
+    G_OBJECT_CLASS(sp_session_parent_class)->finalize(object);
+}
+
+static void sp_session_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+    SpSession *self = SP_SESSION(object);
+    switch (id) {
+    case PROP_BASE: g_value_set_object(value, self->base); break;
+    case PROP_CANDIDATE: g_value_set_object(value, self->candidate); break;
+    case PROP_SELECTED_REGION: g_value_set_string(value, self->selected_region); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
+static void sp_session_set_property(GObject *object, guint id, const GValue *value,
+                                    GParamSpec *pspec)
+{
+    SpSession *self = SP_SESSION(object);
+    switch (id) {
+    case PROP_SELECTED_REGION:
+        sp_session_set_selected_region(self, g_value_get_string(value));
+        break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+    }
+}
+
+static void sp_session_class_init(SpSessionClass *klass)
+{
+    GObjectClass *oc = G_OBJECT_CLASS(klass);
+    oc->dispose = sp_session_dispose;
+    oc->finalize = sp_session_finalize;
+    oc->get_property = sp_session_get_property;
+    oc->set_property = sp_session_set_property;
+    properties[PROP_BASE] = g_param_spec_object("base", NULL, NULL, SP_TYPE_RUN_DOCUMENT,
+                                                G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    properties[PROP_CANDIDATE] = g_param_spec_object("candidate", NULL, NULL,
+                                                     SP_TYPE_RUN_DOCUMENT,
+                                                     G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    properties[PROP_SELECTED_REGION] = g_param_spec_string(
+        "selected-region", NULL, NULL, NULL,
+        G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+    g_object_class_install_properties(oc, N_PROPS, properties);
+}
+
+static void sp_session_init(SpSession *self) {}
+
+SpSession *sp_session_new(void) { return g_object_new(SP_TYPE_SESSION, NULL); }
+
+SpRunDocument *sp_session_get_base(SpSession *self) { return self->base; }
+SpRunDocument *sp_session_get_candidate(SpSession *self) { return self->candidate; }
+
+void sp_session_set_runs(SpSession *self, SpRunDocument *base, SpRunDocument *candidate)
+{
+    g_return_if_fail(SP_IS_SESSION(self));
+    g_object_freeze_notify(G_OBJECT(self));
+    if (g_set_object(&self->base, base))
+        g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_BASE]);
+    if (g_set_object(&self->candidate, candidate))
+        g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_CANDIDATE]);
+    if (self->selected_region &&
+        (!base || sp_run_document_find_region(base, self->selected_region) < 0))
+        sp_session_set_selected_region(self, NULL);
+    g_object_thaw_notify(G_OBJECT(self));
+}
+
+const char *sp_session_get_selected_region(SpSession *self) { return self->selected_region; }
+
+void sp_session_set_selected_region(SpSession *self, const char *name)
+{
+    g_return_if_fail(SP_IS_SESSION(self));
+    if (g_strcmp0(self->selected_region, name) == 0)
+        return;
+    g_free(self->selected_region);
+    self->selected_region = g_strdup(name);
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_SELECTED_REGION]);
+}
+
+int sp_session_get_selected_id(SpSession *self, SpRunDocument *doc)
+{
+    if (!doc || !self->selected_region)
+        return -1;
+    return sp_run_document_find_region(doc, self->selected_region);
+}

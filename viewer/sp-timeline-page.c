@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-timeline-page.c - the Timeline page. */
+#include "sp-timeline-page.h"
+
+#include "sp-viewer-format.h"
+
+struct _SpTimelinePage {
+    GtkWidget parent_instance;
+    SpSession *session;
+    SpTimelineChart *chart;
+    GtkScrollbar *hscrollbar, *vscrollbar;
+    GtkLabel *window_label, *status_label;
+    char *selected_call_text;   /* markup of the last clicked call */
+    char *selected_call_region; /* and its region */
+};
+
+static void page_iface_init(SpPageInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(SpTimelinePage, sp_timeline_page, GTK_TYPE_WIDGET,
+                              G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void update_window_label(SpTimelinePage *self)
+{
+    SpRunDocument *doc = sp_timeline_chart_get_document(self->chart);
+    if (!doc) {
+        gtk_label_set_text(self->window_label, "");
+        return;
+    }
+    gint64 t0, t1;
+    sp_timeline_chart_get_window(self->chart, &t0, &t1);
+    g_autofree char *a = sp_format_duration((double)t0 * 1e-9);
+    g_autofree char *b = sp_format_duration((double)t1 * 1e-9);
+    g_autofree char *span = sp_format_duration((double)(t1 - t0) * 1e-9);
+    g_autofree char *text = g_strdup_printf("%s – %s  (%s shown)", a, b, span);
+    gtk_label_set_text(self->window_label, text);
+}
+
+static void update_status(SpTimelinePage *self)
+{
+    const char *region = self->session ? sp_session_get_selected_region(self->session) : NULL;
+    if (self->selected_call_text) {
+        /* One line: the tooltip text with its line breaks as separators. */
+        g_auto(GStrv) lines = g_strsplit(self->selected_call_text, "\n", -1);
+        g_autofree char *joined = g_strjoinv("   ·   ", lines);
+        gtk_label_set_markup(self->status_label, joined);
+    } else if (region) {
+        g_autofree char *esc = g_markup_escape_text(region, -1);
+        g_autofree char *text = g_strdup_printf(
+            "Selected region: <b>%s</b> — its calls are highlighted. Press Esc or click empty "
+            "space to clear.", esc);
+        gtk_label_set_markup(self->status_label, text);
+    } else {
+        gtk_label_set_text(self->status_label,
+                           "Click a call to select its region on every page; hover for details.");
+    }
+}
+
+static void on_call_activated(SpTimelineChart *chart, int rank, gint64 call, SpTimelinePage *self)
+{
+    g_clear_pointer(&self->selected_call_text, g_free);
+    g_clear_pointer(&self->selected_call_region, g_free);
+    SpRunDocument *doc = sp_timeline_chart_get_document(chart);
+    if (!doc || call < 0) {
+        sp_session_set_selected_region(self->session, NULL);
+        update_status(self);
+        return;
+    }
+    const sp_run *run = sp_run_document_get_run(doc);
+    self->selected_call_text = sp_timeline_chart_describe_call(chart, rank, call);
+    self->selected_call_region = g_strdup(run->region_names[run->ranks[rank].region[call]]);
+    sp_session_set_selected_region(self->session, self->selected_call_region);
+    update_status(self);
+}
+
+static void on_selected_region(SpSession *session, GParamSpec *pspec, SpTimelinePage *self)
+{
+    SpRunDocument *doc = sp_session_get_base(session);
+    int id = sp_session_get_selected_id(session, doc);
+    sp_timeline_chart_set_highlight_region(self->chart, id);
+    /* A selection made elsewhere replaces the clicked call's details. */
+    if (g_strcmp0(self->selected_call_region, sp_session_get_selected_region(session)) != 0) {
+        g_clear_pointer(&self->selected_call_text, g_free);
+        g_clear_pointer(&self->selected_call_region, g_free);
+    }
+    update_status(self);
+}
+
+static void on_base(SpSession *session, GParamSpec *pspec, SpTimelinePage *self)
+{
+    g_clear_pointer(&self->selected_call_text, g_free);
+    g_clear_pointer(&self->selected_call_region, g_free);
+    sp_timeline_chart_set_document(self->chart, sp_session_get_base(session));
+    on_selected_region(session, NULL, self);
+}
+
+static void set_session(SpPage *page, SpSession *session)
+{
+    SpTimelinePage *self = SP_TIMELINE_PAGE(page);
+    g_set_object(&self->session, session);
+    g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
+    g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
+                            self, 0);
+    on_base(session, NULL, self);
+}
+
+static SpChart *get_chart(SpPage *page) { return SP_CHART(SP_TIMELINE_PAGE(page)->chart); }
+
+static void page_iface_init(SpPageInterface *iface)
+{
+    iface->set_session = set_session;
+    iface->get_chart = get_chart;
+}
+
+SpTimelineChart *sp_timeline_page_get_chart(SpTimelinePage *self) { return self->chart; }
+
+void sp_timeline_page_zoom(SpTimelinePage *self, double factor)
+{
+    if (factor <= 0)
+        sp_timeline_chart_zoom_to_fit(self->chart);
+    else
+        sp_timeline_chart_zoom(self->chart, factor);
+}
+
+static void action_zoom(GtkWidget *widget, const char *name, GVariant *param)
+{
+    SpTimelinePage *self = SP_TIMELINE_PAGE(widget);
+    sp_timeline_page_zoom(self, g_str_equal(name, "timeline.zoom-in")    ? 1.5
+                                : g_str_equal(name, "timeline.zoom-out") ? 1 / 1.5
+                                                                         : 0);
+    gtk_widget_grab_focus(GTK_WIDGET(self->chart));
+}
+
+static void sp_timeline_page_dispose(GObject *object)
+{
+    SpTimelinePage *self = SP_TIMELINE_PAGE(object);
+    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_TIMELINE_PAGE);
+    sp_page_unparent_children(GTK_WIDGET(self));
+    g_clear_object(&self->session);
+    g_clear_pointer(&self->selected_call_text, g_free);
+    g_clear_pointer(&self->selected_call_region, g_free);
+    G_OBJECT_CLASS(sp_timeline_page_parent_class)->dispose(object);
+}
+
+static void sp_timeline_page_class_init(SpTimelinePageClass *klass)
+{
+    GtkWidgetClass *wc = GTK_WIDGET_CLASS(klass);
+    G_OBJECT_CLASS(klass)->dispose = sp_timeline_page_dispose;
+    g_type_ensure(SP_TYPE_TIMELINE_CHART);
+    gtk_widget_class_set_template_from_resource(wc, "/org/scopeprofiler/Viewer/sp-timeline-page.ui");
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, chart);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, hscrollbar);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, vscrollbar);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, window_label);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, status_label);
+    gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
+    gtk_widget_class_install_action(wc, "timeline.zoom-in", NULL, action_zoom);
+    gtk_widget_class_install_action(wc, "timeline.zoom-out", NULL, action_zoom);
+    gtk_widget_class_install_action(wc, "timeline.zoom-fit", NULL, action_zoom);
+}
+
+static void sp_timeline_page_init(SpTimelinePage *self)
+{
+    gtk_widget_init_template(GTK_WIDGET(self));
+    sp_timeline_chart_attach_scrollbar(self->chart, self->hscrollbar);
+    sp_timeline_chart_attach_scrollbar(self->chart, self->vscrollbar);
+    g_signal_connect(self->chart, "call-activated", G_CALLBACK(on_call_activated), self);
+    g_signal_connect_swapped(self->chart, "view-changed", G_CALLBACK(update_window_label), self);
+    update_status(self);
+}

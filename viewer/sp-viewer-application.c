@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+/* sp-viewer-application.c - the application: command line, windows, app
+ * actions, and the screenshot / benchmark modes. */
+#include "sp-viewer-application.h"
+
+#include "sp-viewer-benchmark.h"
+#include "sp-viewer-resources.h"
+#include "sp-viewer-screenshot.h"
+#include "sp-viewer-settings.h"
+#include "sp-viewer-style.h"
+#include "sp-viewer-window.h"
+
+#include "scope_profiler.h"
+
+struct _SpViewerApplication {
+    GtkApplication parent_instance;
+    gboolean ephemeral;
+    int exit_status;
+
+    /* --screenshot / --page / --size / --benchmark */
+    char *screenshot_path;
+    char *page;
+    int width, height;
+    gboolean benchmark;
+};
+
+G_DEFINE_FINAL_TYPE(SpViewerApplication, sp_viewer_application, GTK_TYPE_APPLICATION)
+
+void sp_viewer_ensure_resources(void)
+{
+    static gsize done;
+    if (g_once_init_enter(&done)) {
+        sp_viewer_register_resource();
+        g_once_init_leave(&done, 1);
+    }
+}
+
+gboolean sp_viewer_application_is_ephemeral(SpViewerApplication *self) { return self->ephemeral; }
+
+void sp_viewer_application_set_ephemeral(SpViewerApplication *self, gboolean ephemeral)
+{
+    self->ephemeral = ephemeral;
+    sp_viewer_settings_set_enabled(!ephemeral);
+}
+
+int sp_viewer_application_get_exit_status(SpViewerApplication *self) { return self->exit_status; }
+
+static const GOptionEntry option_entries[] = {
+    {"screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Render the window offscreen to a PNG file once loaded, then exit", "OUT.png"},
+    {"page", 0, 0, G_OPTION_ARG_STRING, NULL,
+     "Page to show: timeline, regions, calltree, ranks, lines, compare, info", "NAME"},
+    {"size", 0, 0, G_OPTION_ARG_STRING, NULL, "Window size for --screenshot (default 1280x820)",
+     "WxH"},
+    {"benchmark", 0, 0, G_OPTION_ARG_NONE, NULL,
+     "Load FILE, replay zooms and pans on the timeline, print load and frame times", NULL},
+    {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL},
+    {NULL},
+};
+
+static int sp_viewer_application_handle_local_options(GApplication *app, GVariantDict *options)
+{
+    SpViewerApplication *self = SP_VIEWER_APPLICATION(app);
+    if (g_variant_dict_contains(options, "version")) {
+        g_print("scope-profiler-viewer %s (library %s, GTK %u.%u.%u)\n", SP_VIEWER_VERSION,
+                sp_version(), gtk_get_major_version(), gtk_get_minor_version(),
+                gtk_get_micro_version());
+        return 0;
+    }
+    g_variant_dict_lookup(options, "screenshot", "^ay", &self->screenshot_path);
+    g_variant_dict_lookup(options, "page", "s", &self->page);
+    self->benchmark = g_variant_dict_contains(options, "benchmark");
+    const char *size = NULL;
+    if (g_variant_dict_lookup(options, "size", "&s", &size)) {
+        if (sscanf(size, "%dx%d", &self->width, &self->height) != 2 || self->width < 200 ||
+            self->height < 150 || self->width > 8192 || self->height > 8192) {
+            g_printerr("scope-profiler-viewer: invalid --size '%s' (expected WxH, e.g. 1280x800)\n",
+                       size);
+            return 2;
+        }
+    }
+    if (self->screenshot_path || self->benchmark) {
+        /* One-shot modes: their own process, nothing remembered. */
+        g_application_set_flags(app, g_application_get_flags(app) | G_APPLICATION_NON_UNIQUE);
+        sp_viewer_application_set_ephemeral(self, TRUE);
+    }
+    return -1;
+}
+
+static void sp_viewer_application_startup(GApplication *app)
+{
+    SpViewerApplication *self = SP_VIEWER_APPLICATION(app);
+    G_APPLICATION_CLASS(sp_viewer_application_parent_class)->startup(app);
+    sp_viewer_style_init(!self->ephemeral);
+    /* Screenshots and benchmarks must not catch a page mid-transition. */
+    if (self->screenshot_path || self->benchmark)
+        g_object_set(gtk_settings_get_default(), "gtk-enable-animations", FALSE, NULL);
+    gtk_window_set_default_icon_name(SP_VIEWER_APP_ID);
+    static const char *const quit[] = {"<Control>q", NULL};
+    static const char *const new_window[] = {"<Control>n", NULL};
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "app.quit", quit);
+    gtk_application_set_accels_for_action(GTK_APPLICATION(app), "app.new-window", new_window);
+}
+
+static SpViewerWindow *new_window(SpViewerApplication *self)
+{
+    SpViewerWindow *win = sp_viewer_window_new(GTK_APPLICATION(self));
+    if (self->width > 0)
+        gtk_window_set_default_size(GTK_WINDOW(win), self->width, self->height);
+    return win;
+}
+
+/* ---- --screenshot ---- */
+
+static void on_screenshot_done(gboolean ok, gpointer data)
+{
+    SpViewerApplication *self = data;
+    if (!ok && self->exit_status == 0)
+        self->exit_status = 1;
+    g_application_quit(G_APPLICATION(self));
+}
+
+static void take_screenshot(SpViewerApplication *self, SpViewerWindow *win, gboolean loaded)
+{
+    if (!loaded) {
+        const char *why = sp_viewer_window_get_error(win);
+        g_printerr("scope-profiler-viewer: %s\n", why ? why : "loading failed");
+        self->exit_status = 2; /* still write the screenshot: it shows the error */
+    } else if (self->page && !sp_viewer_window_set_page(win, self->page)) {
+        g_printerr("scope-profiler-viewer: no page '%s' (timeline, regions, calltree, ranks, "
+                   "lines, compare with two runs, info)\n", self->page);
+        self->exit_status = 2;
+        g_application_quit(G_APPLICATION(self));
+        return;
+    }
+    sp_viewer_screenshot_after_frames(GTK_WIDGET(win), self->screenshot_path, on_screenshot_done,
+                                      self);
+}
+
+static void on_load_finished(SpViewerWindow *win, gboolean ok, SpViewerApplication *self)
+{
+    if (self->screenshot_path)
+        take_screenshot(self, win, ok);
+    else if (ok && self->page && !sp_viewer_window_set_page(win, self->page))
+        g_printerr("scope-profiler-viewer: no page '%s'\n", self->page);
+}
+
+static void on_benchmark_done(int status, gpointer data)
+{
+    SpViewerApplication *self = data;
+    self->exit_status = status;
+    g_application_quit(G_APPLICATION(self));
+}
+
+/* ---- GApplication ---- */
+
+static void sp_viewer_application_activate(GApplication *app)
+{
+    SpViewerApplication *self = SP_VIEWER_APPLICATION(app);
+    if (self->benchmark) {
+        g_printerr("scope-profiler-viewer: --benchmark needs a FILE\n");
+        self->exit_status = 2;
+        return;
+    }
+    SpViewerWindow *win = new_window(self);
+    gtk_window_present(GTK_WINDOW(win));
+    if (self->screenshot_path)
+        sp_viewer_screenshot_after_frames(GTK_WIDGET(win), self->screenshot_path,
+                                          on_screenshot_done, self);
+}
+
+static void sp_viewer_application_open(GApplication *app, GFile **files, int n_files,
+                                       const char *hint)
+{
+    SpViewerApplication *self = SP_VIEWER_APPLICATION(app);
+    if (self->benchmark) {
+        g_autofree char *path = g_file_get_path(files[0]);
+        sp_viewer_benchmark_start(GTK_APPLICATION(app), path, on_benchmark_done, self);
+        return;
+    }
+    if (n_files > 2) {
+        g_printerr("scope-profiler-viewer: give one run to explore, or two (base, candidate) "
+                   "to compare; got %d files\n", n_files);
+        self->exit_status = 2;
+        return;
+    }
+    SpViewerWindow *win = new_window(self);
+    g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), self);
+    gtk_window_present(GTK_WINDOW(win));
+    sp_viewer_window_open(win, files[0], n_files > 1 ? files[1] : NULL);
+}
+
+/* ---- app actions ---- */
+
+static void action_quit(GSimpleAction *action, GVariant *param, gpointer app)
+{
+    /* Close (not destroy) so every window remembers its size; copy the list
+     * as closing a window removes it. */
+    GList *windows = g_list_copy(gtk_application_get_windows(GTK_APPLICATION(app)));
+    for (GList *it = windows; it; it = it->next)
+        gtk_window_close(GTK_WINDOW(it->data));
+    g_list_free(windows);
+}
+
+static void action_new_window(GSimpleAction *action, GVariant *param, gpointer app)
+{
+    gtk_window_present(GTK_WINDOW(new_window(SP_VIEWER_APPLICATION(app))));
+}
+
+static void action_about(GSimpleAction *action, GVariant *param, gpointer app)
+{
+    static const char *const authors[] = {"The scope-profiler authors", NULL};
+    GtkWindow *parent = gtk_application_get_active_window(GTK_APPLICATION(app));
+    g_autofree char *comments = g_strdup_printf(
+        "Explore and compare region profiles of HPC codes recorded by scope-profiler.\n"
+        "Library %s · GTK %u.%u.%u", sp_version(), gtk_get_major_version(),
+        gtk_get_minor_version(), gtk_get_micro_version());
+    gtk_show_about_dialog(parent, "program-name", "Scope Profiler", "version", SP_VIEWER_VERSION,
+                          "comments", comments, "license-type", GTK_LICENSE_MIT_X11,
+                          "logo-icon-name", SP_VIEWER_APP_ID, "authors", authors,
+                          NULL);
+}
+
+static const GActionEntry app_actions[] = {
+    {.name = "quit", .activate = action_quit},
+    {.name = "new-window", .activate = action_new_window},
+    {.name = "about", .activate = action_about},
+};
+
+static void sp_viewer_application_finalize(GObject *object)
+{
+    SpViewerApplication *self = SP_VIEWER_APPLICATION(object);
+    g_free(self->screenshot_path);
+    g_free(self->page);
+    G_OBJECT_CLASS(sp_viewer_application_parent_class)->finalize(object);
+}
+
+static void sp_viewer_application_class_init(SpViewerApplicationClass *klass)
+{
+    GApplicationClass *ac = G_APPLICATION_CLASS(klass);
+    G_OBJECT_CLASS(klass)->finalize = sp_viewer_application_finalize;
+    ac->handle_local_options = sp_viewer_application_handle_local_options;
+    ac->startup = sp_viewer_application_startup;
+    ac->activate = sp_viewer_application_activate;
+    ac->open = sp_viewer_application_open;
+    sp_viewer_ensure_resources();
+}
+
+static void sp_viewer_application_init(SpViewerApplication *self)
+{
+    g_application_add_main_option_entries(G_APPLICATION(self), option_entries);
+    g_application_set_option_context_parameter_string(G_APPLICATION(self), "[FILE [FILE2]]");
+    g_application_set_option_context_summary(
+        G_APPLICATION(self),
+        "Explore a scope-profiler run (one FILE) or compare two runs (base FILE, candidate FILE2).");
+    g_action_map_add_action_entries(G_ACTION_MAP(self), app_actions, G_N_ELEMENTS(app_actions),
+                                    self);
+}
+
+SpViewerApplication *sp_viewer_application_new(void)
+{
+    return g_object_new(SP_TYPE_VIEWER_APPLICATION, "application-id", SP_VIEWER_APP_ID, "flags",
+                        G_APPLICATION_HANDLES_OPEN, "resource-base-path",
+                        "/org/scopeprofiler/Viewer", NULL);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp-viewer-window.h - one window: a run (explore) or two runs (compare),
+ * loaded off the main thread, shown in pages switched from the header bar.
+ */
+#ifndef SP_VIEWER_WINDOW_H
+#define SP_VIEWER_WINDOW_H
+
+#include <gtk/gtk.h>
+
+#include "sp-session.h"
+
+G_BEGIN_DECLS
+
+#define SP_TYPE_VIEWER_WINDOW (sp_viewer_window_get_type())
+G_DECLARE_FINAL_TYPE(SpViewerWindow, sp_viewer_window, SP, VIEWER_WINDOW, GtkApplicationWindow)
+
+typedef enum {
+    SP_VIEWER_WINDOW_EMPTY,   /* welcome page */
+    SP_VIEWER_WINDOW_LOADING,
+    SP_VIEWER_WINDOW_READY,
+    SP_VIEWER_WINDOW_FAILED,  /* error page with the reason */
+} SpViewerWindowState;
+
+SpViewerWindow *sp_viewer_window_new(GtkApplication *app);
+
+/* Load base (and candidate, may be NULL: explore one run) in a worker
+ * thread, showing the loading page; "load-finished" is emitted after. */
+void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate);
+
+/* Show already loaded runs (candidate may be NULL). */
+void sp_viewer_window_set_documents(SpViewerWindow *self, SpRunDocument *base,
+                                    SpRunDocument *candidate);
+
+SpViewerWindowState sp_viewer_window_get_state(SpViewerWindow *self);
+/* The one-line reason of the last failed load, or NULL. */
+const char *sp_viewer_window_get_error(SpViewerWindow *self);
+SpSession *sp_viewer_window_get_session(SpViewerWindow *self);
+
+/* Pages: "timeline", "regions", "calltree", "ranks", "lines", "compare",
+ * "info". set_page returns FALSE for an unknown or hidden page. */
+gboolean sp_viewer_window_set_page(SpViewerWindow *self, const char *name);
+const char *sp_viewer_window_get_page(SpViewerWindow *self);
+GtkWidget *sp_viewer_window_get_page_widget(SpViewerWindow *self, const char *name);
+
+/* Show a dismissable one-line message above the pages. */
+void sp_viewer_window_show_banner(SpViewerWindow *self, const char *message);
+
+/*
+ * Signals:
+ *   "load-finished" (gboolean success): after sp_viewer_window_open().
+ */
+
+G_END_DECLS
+
+#endif
