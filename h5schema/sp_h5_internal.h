@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_h5_internal.h - helpers shared by the h5schema sources (writer, readers,
+ * checks). Not used outside h5schema/ except by its tests and benchmark.
+ */
+#ifndef SP_H5_INTERNAL_H
+#define SP_H5_INTERNAL_H
+
+#include <hdf5.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sp_h5.h"
+#include "sp_model.h"
+#include "sp_schema.h"
+
+/* ---- HDF5 error handling (sp_h5_util.c) ---- */
+
+/* HDF5's automatic error printing, switched off for the duration of one of
+ * our calls and restored afterwards (the caller may use HDF5 too). */
+typedef struct sp__h5_quiet {
+    H5E_auto2_t func;
+    void *data;
+} sp__h5_quiet;
+
+void sp__h5_quiet_begin(sp__h5_quiet *q);
+void sp__h5_quiet_end(const sp__h5_quiet *q);
+
+/* Set sp_last_error() to the formatted message followed by the reason of
+ * the last HDF5 failure (" (HDF5: ...)", one line), clear HDF5's error stack
+ * and return code. */
+int sp__h5_error(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* HDF5 file and native memory types of a schema type. Both return
+ * predefined types except for SP_ST_STR, which is a new variable-length
+ * UTF-8 string type; close every result with sp__h5_type_close(). */
+hid_t sp__h5_file_type(sp_schema_type t);
+hid_t sp__h5_mem_type(sp_schema_type t);
+void sp__h5_type_close(hid_t type);
+
+/* The HDF5 path of loc joined with name ("/rank0/calls/start_ns") into buf. */
+const char *sp__h5_path(hid_t loc, const char *name, char *buf, size_t len);
+
+/* Whether s is valid UTF-8 (no overlongs, no surrogates, <= U+10FFFF). */
+bool sp__utf8_valid(const char *s);
+
+/* Replace every byte that does not belong to valid UTF-8 by '?', so strings
+ * read from any file are safe for GTK and terminals. Returns whether it
+ * changed anything. */
+bool sp__utf8_sanitize(char *s);
+
+/* ---- writer tuning (sp_h5_write.c; the benchmark compares settings) ---- */
+
+typedef struct sp__h5_write_options {
+    size_t chunk_min;    /* numeric columns with >= this many elements are
+                            chunked; 0 = always contiguous */
+    size_t chunk_target; /* elements per chunk aimed at (rounded so the
+                            chunks divide the column with < 1 chunk padding) */
+    int deflate;         /* 0 = none, 1..9 = shuffle + gzip level on chunks */
+    bool fsync;          /* fsync the temporary file before rename(2) */
+} sp__h5_write_options;
+
+/* The defaults sp_h5_write() uses. */
+void sp__h5_write_options_default(sp__h5_write_options *o);
+
+/* sp_h5_write() with explicit options. */
+int sp__h5_write_opts(const sp_run *run, const char *path,
+                      const sp__h5_write_options *o);
+
+/* ---- model checks (sp_h5_check.c) ---- */
+
+/*
+ * Check one rank's columns without trusting anything: every column present
+ * when ncalls > 0, region in [0, nregions), thread in [0, nthreads), parent
+ * in [-1, ncalls) and not the call itself, start <= end. On failure return
+ * `code` with a message "<ctx>: call <i>: ...".
+ */
+int sp__rank_check_columns(const sp_rank_data *rk, size_t nregions, int code,
+                           const char *ctx);
+
+/* Whether the calls are in model order (thread, start, longer first); if not
+ * and first_bad is not NULL, *first_bad is the first call out of order. */
+bool sp__rank_in_model_order(const sp_rank_data *rk, size_t *first_bad);
+
+/* In model order, every parent precedes its child, is on the same thread
+ * and encloses it in time. Returns 0 or `code` with a message. */
+int sp__rank_check_parents(const sp_rank_data *rk, int code, const char *ctx);
+
+/* The optional recording-mode tables of a rank (line samples, counters):
+ * columns present, regions and threads in range, strings valid UTF-8 (NULL
+ * strings count as ""), line numbers and cpus not below their "unknown"
+ * value. Returns 0 or `code` with a message. */
+int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
+                         const char *ctx);
+
+/* ---- region-name index: find/insert in O(1) (sp_h5_names.c) ---- */
+
+typedef struct sp__name_index {
+    size_t cap;      /* slots, power of two */
+    int32_t *slots;  /* region id + 1, 0 = empty */
+    size_t names_cap; /* allocated entries of run->region_names */
+    int32_t dup;      /* first id whose name was already indexed, or -1 */
+} sp__name_index;
+
+/* Index the names already in run (0 or SP_ENOMEM). *dup (may be NULL)
+ * receives -1, or the first region id whose name repeats an earlier one. */
+int sp__name_index_init(sp__name_index *ix, const sp_run *run, int32_t *dup);
+void sp__name_index_free(sp__name_index *ix);
+
+/* Region id of name in run, or -1. */
+int32_t sp__name_index_find(const sp__name_index *ix, const sp_run *run,
+                            const char *name);
+
+/* Region id of name, appended to run->region_names if new; -1 on ENOMEM. */
+int32_t sp__name_index_intern(sp__name_index *ix, sp_run *run, const char *name);
+
+/* ---- reading helpers (sp_h5_read_util.c); all return 0 or an SP_E* code
+ * with a message "<file>: <object path>: <problem>" ---- */
+
+/* Whether loc has a link called name (false also on error). */
+bool sp__h5_has(hid_t loc, const char *name);
+
+/* Open a required group. */
+int sp__h5_open_group(const char *file, hid_t loc, const char *name, hid_t *out);
+
+/* Read a 1-D integer dataset (any integer file type) into a new array of
+ * int32 (width 4) or int64 (width 8); *n receives the length. */
+int sp__h5_read_ints(const char *file, hid_t loc, const char *name, int width,
+                     size_t *n, void **out);
+
+/* Read a 1-D floating-point dataset into a new array of double. */
+int sp__h5_read_f64(const char *file, hid_t loc, const char *name, size_t *n,
+                    double **out);
+
+/* Read a dataset of any integer type with 1 or 2 dimensions as int64;
+ * *ndims and dims[0..1] receive the shape (dims[1] = 1 for 1-D). */
+int sp__h5_read_ints_2d(const char *file, hid_t loc, const char *name, int *ndims,
+                        size_t dims[2], int64_t **out);
+
+/* Read a 1-D string dataset (variable or fixed length) into a new array of
+ * n malloc'ed strings. */
+int sp__h5_read_strings(const char *file, hid_t loc, const char *name,
+                        size_t *n, char ***out);
+void sp__strings_free(char **s, size_t n);
+
+/* A scalar integer attribute. */
+int sp__h5_read_int_attr(const char *file, hid_t loc, const char *name,
+                         int64_t *out);
+
+/* Every attribute of obj, converted to a string (numbers in decimal, lists
+ * joined with ", "), appended to l in creation order when the file tracks
+ * it, else in name order. Attributes of other types are skipped. */
+int sp__h5_read_meta(const char *file, hid_t obj, sp_kvlist *l);
+
+/* ---- layout readers (sp_h5_read_*.c); fill an empty run ---- */
+
+int sp__h5_read_v1(const char *file, hid_t fid, sp_run *run);
+int sp__h5_read_py_regions(const char *file, hid_t fid, sp_run *run);
+int sp__h5_read_py_columnar(const char *file, hid_t fid, sp_run *run);
+
+/* Make a freshly read rank trustworthy: check its columns, sort into model
+ * order if needed, infer parents (Python per-region files), check parents.
+ * Returns 0, SP_EFORMAT or SP_ENOMEM. */
+int sp__h5_finish_rank(const char *file, sp_rank_data *rk, size_t nregions,
+                       bool infer_parents);
+
+#endif /* SP_H5_INTERNAL_H */

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_h5_read.c - open a file, refuse what is not ours or too new, pick the
+ * layout reader (ours, or the Python package's two layouts) and make every
+ * rank trustworthy before handing the run out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sp_error.h"
+#include "sp_h5_internal.h"
+
+int sp__h5_finish_rank(const char *file, sp_rank_data *rk, size_t nregions,
+                       bool infer_parents)
+{
+    char ctx[512];
+    int rc;
+    snprintf(ctx, sizeof ctx, "%s: rank %" PRId32 " calls", file, rk->rank);
+    if ((rc = sp__rank_check_columns(rk, nregions, SP_EFORMAT, ctx)) < 0)
+        return rc;
+    if (!sp__rank_in_model_order(rk, NULL) && (rc = sp_rank_sort_calls(rk)) < 0)
+        return rc;
+    if (infer_parents)
+        sp_rank_infer_parents(rk);
+    return sp__rank_check_parents(rk, SP_EFORMAT, ctx);
+}
+
+/* Refuse early, with errno's words, what HDF5 would only call "unable to
+ * open file". */
+static int check_path(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return sp__error(errno == ENOENT || errno == ENOTDIR ? SP_ENOENT : SP_EIO,
+                         "cannot read '%s': %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return sp__error(SP_EFORMAT, "cannot read '%s': it is a directory", path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sp__error(SP_EIO, "cannot read '%s': %s", path, strerror(errno));
+    close(fd);
+    if (st.st_size == 0)
+        return sp__error(SP_EFORMAT, "'%s' is empty, not an HDF5 file", path);
+    return 0;
+}
+
+/* The schema version on the root (0 when absent) and the layout. */
+static int detect(const char *path, hid_t file, int64_t *version, const char **layout)
+{
+    const char *vname = SP_NAME(ROOT_SCHEMA);
+    char rank0[64];
+    int rc;
+    snprintf(rank0, sizeof rank0, "%s0", SP_NAME(PY_RANK_GROUP));
+    htri_t has_version = H5Aexists(file, vname);
+    htri_t has_num_ranks = H5Aexists(file, SP_NAME(ROOT_NUM_RANKS));
+    H5Eclear2(H5E_DEFAULT);
+    *version = 0;
+    if (has_version > 0) {
+        if ((rc = sp__h5_read_int_attr(path, file, vname, version)) < 0)
+            return rc;
+        if (*version < 1)
+            return sp__error(SP_EFORMAT, "'%s': %s is %" PRId64 "; versions start at 1",
+                             path, vname, *version);
+        if (*version > SP_SCHEMA_VERSION)
+            return sp__error(SP_EVERSION,
+                             "'%s' was written with schema version %" PRId64
+                             "; this build reads up to version %d (upgrade "
+                             "scope-profiler to read it)",
+                             path, *version, SP_SCHEMA_VERSION);
+    }
+    if (has_num_ranks > 0) {
+        if (has_version <= 0)
+            return sp__error(SP_EFORMAT, "'%s': has '%s' but no '%s' attribute on /", path,
+                             SP_NAME(ROOT_NUM_RANKS), vname);
+        *layout = SP_LAYOUT_NATIVE;
+    } else if (sp__h5_has(file, SP_NAME(PY_EVENTS)) && sp__h5_has(file, SP_NAME(PY_INDEX))) {
+        *layout = SP_LAYOUT_PY_COLUMNAR;
+    } else if (sp__h5_has(file, SP_NAME(PY_METADATA)) || sp__h5_has(file, rank0)) {
+        *layout = SP_LAYOUT_PY_REGIONS;
+    } else {
+        return sp__error(SP_EFORMAT,
+                         "'%s' is an HDF5 file but not a scope-profiler file (no '%s' "
+                         "attribute, no Python scope-profiler groups)",
+                         path, vname);
+    }
+    return 0;
+}
+
+static char *dup_str(const char *s)
+{
+    char *d = malloc(strlen(s) + 1);
+    if (d)
+        strcpy(d, s);
+    return d;
+}
+
+sp_run *sp_h5_read(const char *path, int *status)
+{
+    int rc = 0;
+    sp_run *run = NULL;
+    hid_t fapl = H5I_INVALID_HID, file = H5I_INVALID_HID;
+    sp__h5_quiet quiet;
+    if (!path || !*path) {
+        rc = sp__error(SP_EINVAL, "sp_h5_read: no file name given");
+        goto out;
+    }
+    if ((rc = check_path(path)) < 0)
+        goto out;
+
+    sp__h5_quiet_begin(&quiet);
+    htri_t is_hdf5 = H5Fis_hdf5(path);
+    if (is_hdf5 == 0) {
+        rc = sp__error(SP_EFORMAT, "'%s' is not an HDF5 file", path);
+        goto done;
+    }
+    if (is_hdf5 < 0) {
+        rc = sp__h5_error(SP_EFORMAT, "'%s' cannot be read as HDF5", path);
+        goto done;
+    }
+    /* Strong close: closing the file closes anything an error path missed. */
+    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        rc = sp__h5_error(SP_EIO, "cannot read '%s'", path);
+        goto done;
+    }
+    if ((file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0) {
+        rc = sp__h5_error(SP_EFORMAT, "'%s' is a damaged or truncated HDF5 file", path);
+        goto done;
+    }
+    int64_t version;
+    const char *layout = NULL;
+    if ((rc = detect(path, file, &version, &layout)) < 0)
+        goto done;
+    if (!(run = sp_run_new())) {
+        rc = SP_ENOMEM;
+        goto done;
+    }
+    if (strcmp(layout, SP_LAYOUT_NATIVE) == 0)
+        rc = sp__h5_read_v1(path, file, run);
+    else if (strcmp(layout, SP_LAYOUT_PY_COLUMNAR) == 0)
+        rc = sp__h5_read_py_columnar(path, file, run);
+    else
+        rc = sp__h5_read_py_regions(path, file, run);
+    if (rc < 0)
+        goto done;
+    /* Files of the Python package without the attribute are version 1. */
+    run->schema_version = version ? (int)version : 1;
+    run->layout = dup_str(layout);
+    run->source_path = dup_str(path);
+    if (!run->layout || !run->source_path)
+        rc = sp__error(SP_ENOMEM, "out of memory reading '%s'", path);
+done:
+    if (file >= 0)
+        H5Fclose(file);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    sp__h5_quiet_end(&quiet);
+out:
+    if (rc < 0) {
+        sp_run_free(run);
+        run = NULL;
+    }
+    if (status)
+        *status = rc;
+    return run;
+}

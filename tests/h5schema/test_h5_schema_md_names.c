@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_h5_schema_md_names.c - SCHEMA.md documents every name of the schema
+ * tables (sp_schema.h) and the version, so the page cannot fall behind the
+ * code that defines the layout.
+ */
+#include <stdlib.h>
+
+#include "sp_h5.h"
+#include "sp_schema.h"
+#include "sp_test.h"
+
+static char *md;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
+        free(s);
+        s = NULL;
+    }
+    if (s)
+        s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* `name` in backticks somewhere in the page. */
+static int documented(const char *name)
+{
+    char quoted[256];
+    snprintf(quoted, sizeof quoted, "`%s`", name);
+    return strstr(md, quoted) != NULL;
+}
+
+static void test_every_layout_name_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    for (int i = 0; i < SP_SN_COUNT; i++)
+        ASSERT_MSG(documented(sp__schema[i].name), "SCHEMA.md does not mention `%s` (%s)",
+                   sp__schema[i].name, sp__schema[i].parent);
+}
+
+static void test_every_metadata_key_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    for (int i = 0; i < SP_SM_COUNT; i++)
+        ASSERT_MSG(documented(sp__schema_meta[i].key), "SCHEMA.md does not mention `%s`",
+                   sp__schema_meta[i].key);
+}
+
+static void test_version_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    char title[64];
+    snprintf(title, sizeof title, "schema version %d", SP_SCHEMA_VERSION);
+    ASSERT_CONTAINS(md, title);
+    ASSERT(documented(SP_LAYOUT_NATIVE) && documented(SP_LAYOUT_PY_REGIONS) &&
+           documented(SP_LAYOUT_PY_COLUMNAR));
+}
+
+int main(void)
+{
+    md = slurp(SP_SCHEMA_MD);
+    RUN(test_every_layout_name_is_documented);
+    RUN(test_every_metadata_key_is_documented);
+    RUN(test_version_is_documented);
+    free(md);
+    return sp_test_summary();
+}
