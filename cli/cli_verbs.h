@@ -14,7 +14,17 @@
 
 #define SP_CLI_VERBS(X)                                                                            \
     X("summary", sp__cmd_summary, "print the call-tree summary of a run (as at finalize)")         \
-    X("inspect", sp__cmd_inspect, "print a run's metadata and per-region statistics")
+    X("inspect", sp__cmd_inspect, "print a run's metadata and per-region statistics")              \
+    X("diff", sp__cmd_diff, "compare two runs region by region, with a noise verdict")             \
+    X("check", sp__cmd_check, "CI gate: exit 1 when a region regressed beyond budget and noise")   \
+    X("export", sp__cmd_export,                                                                    \
+      "write a run as CSV, JSON, plot data, Chrome trace, speedscope, "                            \
+      "folded stacks")                                                                             \
+    X("plot", sp__cmd_plot, "draw charts of runs as PNG, SVG or PDF (plot list: the kinds)")       \
+    X("report", sp__cmd_report,                                                                    \
+      "write a self-contained HTML report (two files: with a comparison)")                         \
+    X("tui", sp__cmd_tui, "browse a run in the terminal (regions, call tree, ranks, metadata)")    \
+    X("line-profile", sp__cmd_line_profile, "print per-line timings of line-sampled regions")
 
 #define SP_CLI_DECLARE_VERB(name, handler, help) int handler(int argc, char **argv);
 SP_CLI_VERBS(SP_CLI_DECLARE_VERB)

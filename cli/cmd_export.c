@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: MIT */
+/* cmd_export.c - `scope-profiler export FORMAT FILE -o OUT`: a run in other
+ * tools' formats (writers in export_*.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "cli_verbs.h"
+#include "export.h"
+#include "plot_args.h"
+
+static const char export_usage[] =
+    "usage: " SP_CLI_NAME " export FORMAT FILE -o OUT [OPTIONS]\n\n"
+    "Write the run in FILE in another format. FORMAT is one of:\n"
+    "  csv           OUT is a directory (created if needed) with regions.csv,\n"
+    "                per_rank.csv, calls.csv, call_tree.csv, metadata.csv\n"
+    "  json          OUT is one JSON file: metadata, region statistics (all ranks\n"
+    "                and per rank), call tree, and every call (columnar per rank)\n"
+    "  plot-data     OUT is a directory with the data behind each chart of\n"
+    "                `" SP_CLI_NAME " plot`: timeline.csv, flame.csv, ranks.csv,\n"
+    "                heatmap.csv, histogram.csv, timeseries.csv, summary.json\n"
+    "  chrome-trace  OUT is Trace Event Format JSON (Perfetto, chrome://tracing):\n"
+    "                \"X\" events, pid = rank, tid = thread, ts/dur in microseconds\n"
+    "  speedscope    OUT is a speedscope JSON file: one evented profile per rank\n"
+    "                and thread (https://www.speedscope.app)\n"
+    "  collapsed     OUT is folded stacks \"a;b;c VALUE\" for flamegraph.pl, VALUE =\n"
+    "                own time of the call path in ns (--unit us: microseconds)\n"
+    "For the single-file formats OUT may be - (standard output).\n\n"
+    "Options:\n"
+    "  -o, --output OUT     where to write (required)\n"
+    "  -r, --ranks LIST     only these ranks, e.g. 0-3,5\n"
+    "  -i, --include RE     only regions whose name matches RE (POSIX extended)\n"
+    "  -e, --exclude RE     leave out regions whose name matches RE\n"
+    "      --unit ns|us     collapsed: the unit of the values (default ns)\n"
+    "  -h, --help           show this help\n"
+    "The paths written are printed, one per line.\n";
+
+typedef enum { F_CSV, F_JSON, F_PLOT_DATA, F_CHROME, F_SPEEDSCOPE, F_COLLAPSED } export_format;
+static const char *const format_names[] = {"csv",          "json",       "plot-data",
+                                           "chrome-trace", "speedscope", "collapsed"};
+
+static void print_path(const char *path)
+{
+    printf("%s\n", path);
+}
+
+int sp__cmd_export(int argc, char **argv)
+{
+    enum { OPT_UNIT = 1000 };
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"ranks", required_argument, NULL, 'r'},
+                                             {"include", required_argument, NULL, 'i'},
+                                             {"exclude", required_argument, NULL, 'e'},
+                                             {"unit", required_argument, NULL, OPT_UNIT},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {0, 0, 0, 0}};
+    const char *out = NULL, *include = NULL, *exclude = NULL;
+    sp__rank_list ranks = {0};
+    bool us = false;
+    int c;
+    sp__cli_getopt_reset();
+    while ((c = sp__cli_getopt(argc, argv, "o:r:i:e:h", longopts)) != -1) {
+        switch (c) {
+        case 'o':
+            out = optarg;
+            break;
+        case 'r':
+            if (sp__rank_list_parse(optarg, &ranks))
+                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+            break;
+        case 'i':
+            include = optarg;
+            break;
+        case 'e':
+            exclude = optarg;
+            break;
+        case OPT_UNIT:
+            if (strcmp(optarg, "ns") && strcmp(optarg, "us"))
+                return sp__cli_usage_error(argv[0], "invalid --unit '%s' (ns or us)", optarg);
+            us = strcmp(optarg, "us") == 0;
+            break;
+        case 'h':
+            fputs(export_usage, stdout);
+            return sp__cli_finish_output(SP_CLI_EXIT_OK);
+        default:
+            return SP_CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind < 1)
+        return sp__cli_usage_error(argv[0], "missing FORMAT (csv, json, plot-data, chrome-trace, "
+                                            "speedscope, collapsed)");
+    const char *fname = argv[optind];
+    int fmt = -1;
+    for (int k = 0; k < (int)(sizeof format_names / sizeof *format_names); k++)
+        if (strcmp(fname, format_names[k]) == 0)
+            fmt = k;
+    if (fmt < 0)
+        return sp__cli_usage_error(
+            argv[0],
+            "unknown format '%s' (valid: csv, json, plot-data, chrome-trace, "
+            "speedscope, collapsed)",
+            fname);
+    optind++;
+    int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
+    if (rc)
+        return rc;
+    if (!out)
+        return sp__cli_usage_error(argv[0], "missing -o OUT");
+    if ((fmt == F_CSV || fmt == F_PLOT_DATA) && strcmp(out, "-") == 0)
+        return sp__cli_usage_error(argv[0], "%s writes a directory; -o - is not possible",
+                                   format_names[fmt]);
+    sp_region_filter *filter = NULL;
+    if (include || exclude) {
+        filter = sp_region_filter_new(include, exclude);
+        if (!filter)
+            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+    }
+    const char *path = argv[optind];
+    sp_run *run = sp__open_analyzed(path);
+    sp_run *sub = NULL;
+    rc = SP_CLI_EXIT_USAGE;
+    if (run) {
+        sub = (ranks.n || filter) ? sp__run_subset(run, &ranks, filter) : run;
+        if (!sub)
+            sp__cli_error("%s", sp_last_error());
+    }
+    if (sub) {
+        int err = 0;
+        switch ((export_format)fmt) {
+        case F_CSV:
+            err = sp__export_csv(sub, out, print_path);
+            break;
+        case F_JSON:
+            err = sp__export_json(sub, out, print_path);
+            break;
+        case F_PLOT_DATA:
+            err = sp__export_plot_data(sub, out, print_path);
+            break;
+        case F_CHROME:
+            err = sp__export_chrome_trace(sub, out, print_path);
+            break;
+        case F_SPEEDSCOPE:
+            err = sp__export_speedscope(sub, out, print_path);
+            break;
+        case F_COLLAPSED:
+            err = sp__export_collapsed(sub, out, us, print_path);
+            break;
+        }
+        if (err) {
+            sp__cli_error("%s", sp_last_error());
+            rc = SP_CLI_EXIT_FAILURE;
+        } else {
+            rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
+        }
+    }
+    if (sub != run)
+        sp_run_free(sub);
+    sp_run_free(run);
+    sp_region_filter_free(filter);
+    return rc;
+}

@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_plot.c - `scope-profiler plot KIND FILE... -o DIR`: charts of runs as
+ * PNG, SVG or PDF files, drawn by plots/ (the same code the viewer uses).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli_common.h"
+#include "cli_verbs.h"
+#include "export.h"
+#include "plot_args.h"
+#include "plot_charts.h"
+#include "sp_error.h"
+
+#ifdef SP_HAVE_PLOTS
+#include "sp_plots.h"
+#endif
+
+static const char plot_usage[] =
+    "usage: " SP_CLI_NAME " plot KIND FILE... -o DIR [OPTIONS]\n"
+    "       " SP_CLI_NAME " plot list\n\n"
+    "Draw charts of the runs in FILE... into DIR (created if needed) and print\n"
+    "the paths written. KIND is a chart (see `" SP_CLI_NAME " plot list`), or\n"
+    "  default   timeline + durations (duration over time of --region)\n"
+    "  all       every chart (and compare when two FILEs are given)\n"
+    "Files are named KIND.FORMAT; with several FILEs, STEM-KIND.FORMAT.\n\n"
+    "Options:\n"
+    "  -o, --output DIR     directory for the charts (default: plots)\n"
+    "  -f, --format FMT     png (default), svg or pdf\n"
+    "  -s, --size WxH       chart size in pixels / points (default: 1200 wide, up to\n"
+    "                       700 high: charts with few rows get just the height\n"
+    "                       they need)\n"
+    "  -r, --ranks LIST     only these ranks, e.g. 0-3,5\n"
+    "  -i, --include RE     only regions whose name matches RE (POSIX extended)\n"
+    "  -e, --exclude RE     leave out regions whose name matches RE\n"
+    "  -n, --top-n N        heatmap / compare: at most N regions (default: what fits)\n"
+    "  -R, --region NAME    ranks / histogram / timeseries / durations: the region\n"
+    "                       (default: the region with the largest total time)\n"
+    "      --dark           dark theme\n"
+    "      --show           open the charts with the desktop's viewer (xdg-open)\n"
+    "  -h, --help           show this help\n";
+
+/* Which charts a KIND argument asks for. */
+static int kind_charts(const char *kind, bool two, bool *want, bool *durations)
+{
+    memset(want, 0, SP__CHART_COUNT * sizeof *want);
+    *durations = false;
+    if (strcmp(kind, "default") == 0) {
+        want[SP__CHART_TIMELINE] = true;
+        *durations = true;
+        return 0;
+    }
+    if (strcmp(kind, "all") == 0) {
+        for (int k = 0; k < SP__CHART_COUNT; k++)
+            want[k] = k != SP__CHART_COMPARE || two;
+        return 0;
+    }
+    for (int k = 0; k < SP__CHART_COUNT; k++) {
+        if (strcmp(kind, sp__chart_name((sp__chart_kind)k)) == 0) {
+            want[k] = true;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static void list_kinds(void)
+{
+    printf("%-11s %s\n", "default", "timeline + durations (duration over time of --region)");
+    for (int k = 0; k < SP__CHART_COUNT; k++)
+        printf("%-11s %s\n", sp__chart_name((sp__chart_kind)k),
+               sp__chart_description((sp__chart_kind)k));
+    printf("%-11s %s\n", "all", "every chart above (compare only with two FILEs)");
+    printf("%-11s %s\n", "list", "this list");
+}
+
+#ifdef SP_HAVE_PLOTS
+/* The stem of a path: base name without the last extension. */
+static void stem_of(const char *path, char *out, size_t n)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    snprintf(out, n, "%s", b);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+typedef struct draw_ctx {
+    sp__chart_kind kind;
+    const sp__chart_job *job;
+} draw_ctx;
+
+static int draw_cb(cairo_t *cr, double w, double h, void *data)
+{
+    const draw_ctx *c = data;
+    return sp__chart_draw(cr, w, h, c->kind, c->job);
+}
+
+typedef struct plot_opts {
+    const char *dir;
+    sp_plot_format fmt;
+    double w, h;
+    bool fit; /* no --size: shrink the height to the content */
+    bool show;
+    char **written;
+    size_t nwritten;
+} plot_opts;
+
+static int write_chart(plot_opts *po, const char *prefix, const char *name, sp__chart_kind kind,
+                       const sp__chart_job *job)
+{
+    char file[512];
+    snprintf(file, sizeof file, "%s%s.%s", prefix, name, sp_plot_format_name(po->fmt));
+    char *path = sp__path_join(po->dir, file);
+    if (!path)
+        return sp__error(SP_ENOMEM, "out of memory");
+    draw_ctx ctx = {kind, job};
+    double h = po->fit ? sp__chart_fit_height(kind, job, po->w, po->h) : po->h;
+    int rc = sp_plot_export(path, po->fmt, po->w, h, draw_cb, &ctx);
+    if (rc) {
+        free(path);
+        return rc;
+    }
+    printf("%s\n", path);
+    char **grown = realloc(po->written, (po->nwritten + 1) * sizeof *grown);
+    if (!grown) {
+        free(path);
+        return sp__error(SP_ENOMEM, "out of memory");
+    }
+    po->written = grown;
+    po->written[po->nwritten++] = path;
+    return 0;
+}
+
+/* --show: hand the files to the desktop's viewer; without a display say so. */
+static void show_files(const plot_opts *po)
+{
+    if (!po->nwritten)
+        return;
+    if (!getenv("DISPLAY") && !getenv("WAYLAND_DISPLAY")) {
+        fprintf(stderr, SP_CLI_NAME ": note: --show: no display; the charts are in '%s'\n",
+                po->dir);
+        return;
+    }
+    fflush(stdout);
+    for (size_t i = 0; i < po->nwritten; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            setsid();
+            execlp("xdg-open", "xdg-open", po->written[i], (char *)NULL);
+            _exit(127);
+        }
+    }
+}
+#endif
+
+int sp__cmd_plot(int argc, char **argv)
+{
+    enum { OPT_DARK = 1000, OPT_SHOW };
+    static const struct option longopts[] = {
+        {"output", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
+        {"size", required_argument, NULL, 's'},    {"ranks", required_argument, NULL, 'r'},
+        {"include", required_argument, NULL, 'i'}, {"exclude", required_argument, NULL, 'e'},
+        {"top-n", required_argument, NULL, 'n'},   {"region", required_argument, NULL, 'R'},
+        {"dark", no_argument, NULL, OPT_DARK},     {"show", no_argument, NULL, OPT_SHOW},
+        {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
+    const char *dir = "plots", *format = "png", *include = NULL, *exclude = NULL, *region = NULL;
+    sp__rank_list ranks = {0};
+    double w = 1200, h = 700;
+    long top_n = 0;
+    bool dark = false, show = false, fit = true;
+    int c;
+    sp__cli_getopt_reset();
+    while ((c = sp__cli_getopt(argc, argv, "o:f:s:r:i:e:n:R:h", longopts)) != -1) {
+        switch (c) {
+        case 'o':
+            dir = optarg;
+            break;
+        case 'f':
+            format = optarg;
+            break;
+        case 's':
+            if (sp__size_parse(optarg, &w, &h))
+                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+            fit = false;
+            break;
+        case 'r':
+            if (sp__rank_list_parse(optarg, &ranks))
+                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+            break;
+        case 'i':
+            include = optarg;
+            break;
+        case 'e':
+            exclude = optarg;
+            break;
+        case 'n':
+            if (sp__count_parse(optarg, "--top-n", 100000, &top_n))
+                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+            break;
+        case 'R':
+            region = optarg;
+            break;
+        case OPT_DARK:
+            dark = true;
+            break;
+        case OPT_SHOW:
+            show = true;
+            break;
+        case 'h':
+            fputs(plot_usage, stdout);
+            return sp__cli_finish_output(SP_CLI_EXIT_OK);
+        default:
+            return SP_CLI_EXIT_USAGE;
+        }
+    }
+    if (argc - optind < 1)
+        return sp__cli_usage_error(argv[0], "missing KIND (see '" SP_CLI_NAME " plot list')");
+    const char *kind = argv[optind++];
+    if (strcmp(kind, "list") == 0) {
+        if (argc > optind)
+            return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+        list_kinds();
+        return sp__cli_finish_output(SP_CLI_EXIT_OK);
+    }
+    int nfiles = argc - optind;
+    bool want[SP__CHART_COUNT], durations;
+    if (kind_charts(kind, nfiles == 2, want, &durations))
+        return sp__cli_usage_error(argv[0], "unknown kind '%s' (see '" SP_CLI_NAME " plot list')",
+                                   kind);
+    if (nfiles < 1)
+        return sp__cli_usage_error(argv[0], "missing FILE");
+    if (want[SP__CHART_COMPARE] && nfiles != 2)
+        return sp__cli_usage_error(argv[0], "compare needs two FILEs (base and candidate), got %d",
+                                   nfiles);
+#ifndef SP_HAVE_PLOTS
+    (void)w, (void)h, (void)fit, (void)top_n, (void)dark, (void)show, (void)format, (void)dir;
+    (void)include, (void)exclude, (void)region, (void)durations;
+    sp__cli_error("plot: scope-profiler was built without ncurses/cairo (charts need cairo)");
+    return SP_CLI_EXIT_USAGE;
+#else
+    plot_opts po = {.dir = dir, .w = w, .h = h, .fit = fit, .show = show};
+    if (sp_plot_format_parse(format, &po.fmt))
+        return sp__cli_usage_error(argv[0], "invalid --format '%s' (png, svg or pdf)", format);
+    sp_region_filter *filter = NULL;
+    if (include || exclude) {
+        filter = sp_region_filter_new(include, exclude);
+        if (!filter)
+            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+    }
+    /* Open and check every input before writing anything. */
+    sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
+    int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;
+    int32_t *regions = calloc((size_t)nfiles, sizeof *regions);
+    bool need_region = durations || want[SP__CHART_RANKS] || want[SP__CHART_HISTOGRAM] ||
+                       want[SP__CHART_TIMESERIES];
+    for (int i = 0; !rc && i < nfiles; i++) {
+        const char *path = argv[optind + i];
+        sp_run *run = sp__open_analyzed(path);
+        if (!run) {
+            rc = SP_CLI_EXIT_USAGE;
+            break;
+        }
+        runs[i] = (ranks.n || filter) ? sp__run_subset(run, &ranks, filter) : run;
+        if (runs[i] != run)
+            sp_run_free(run);
+        if (!runs[i]) {
+            sp__cli_error("%s", sp_last_error());
+            rc = SP_CLI_EXIT_USAGE;
+            break;
+        }
+        regions[i] = -1;
+        if (need_region) {
+            regions[i] = sp__pick_region(runs[i], region, path);
+            if (regions[i] < 0 && region) { /* a named region must exist */
+                sp__cli_error("%s", sp_last_error());
+                rc = SP_CLI_EXIT_USAGE;
+            }
+        }
+    }
+    if (!rc && sp__mkdir_p(dir)) {
+        sp__cli_error("%s", sp_last_error());
+        rc = SP_CLI_EXIT_FAILURE;
+    }
+    char stems[2][256] = {{0}};
+    for (int i = 0; !rc && i < nfiles; i++) {
+        char stem[256], prefix[300] = "";
+        stem_of(argv[optind + i], stem, sizeof stem);
+        if (i < 2)
+            snprintf(stems[i], sizeof stems[i], "%s", stem);
+        if (nfiles > 1)
+            snprintf(prefix, sizeof prefix, "%d-%s-", i + 1, stem);
+        sp__chart_job job = {.run = runs[i], .region = regions[i], .top_n = top_n, .dark = dark};
+        for (int k = 0; !rc && k < SP__CHART_COUNT; k++) {
+            if (!want[k] || k == SP__CHART_COMPARE)
+                continue;
+            if (write_chart(&po, prefix, sp__chart_name((sp__chart_kind)k), (sp__chart_kind)k,
+                            &job))
+                rc = SP_CLI_EXIT_FAILURE;
+        }
+        if (!rc && durations && write_chart(&po, prefix, "durations", SP__CHART_TIMESERIES, &job))
+            rc = SP_CLI_EXIT_FAILURE;
+    }
+    if (!rc && want[SP__CHART_COMPARE]) {
+        sp__chart_job job = {.run = runs[0],
+                             .cand = runs[1],
+                             .region = -1,
+                             .top_n = top_n,
+                             .dark = dark,
+                             .base_label = stems[0],
+                             .cand_label = stems[1]};
+        if (write_chart(&po, "", "compare", SP__CHART_COMPARE, &job))
+            rc = SP_CLI_EXIT_FAILURE;
+    }
+    if (rc == SP_CLI_EXIT_FAILURE && *sp_last_error())
+        sp__cli_error("%s", sp_last_error());
+    if (!rc && show)
+        show_files(&po);
+    for (size_t i = 0; i < po.nwritten; i++)
+        free(po.written[i]);
+    free(po.written);
+    for (int i = 0; runs && i < nfiles; i++)
+        sp_run_free(runs[i]);
+    free(runs);
+    free(regions);
+    sp_region_filter_free(filter);
+    return rc ? rc : sp__cli_finish_output(SP_CLI_EXIT_OK);
+#endif
+}

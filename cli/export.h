@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export.h - the writers of `scope-profiler export` (and the escaping and
+ * output-file helpers the report shares). Every writer takes an analyzed
+ * run, returns 0 or a negative SP_E* code with sp_last_error() set, and
+ * names what it wrote through the `wrote` callback (one call per file).
+ */
+#ifndef EXPORT_H
+#define EXPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sp_model.h"
+
+/* Called once per file written (path as given or joined). */
+typedef void (*sp__wrote_fn)(const char *path);
+
+/* ---- output files (export_util.c) ---- */
+
+/* An output written to "<path>.tmp" and renamed into place on success;
+ * path "-" is stdout. */
+typedef struct sp__out {
+    FILE *f;
+    char *path, *tmp;
+} sp__out;
+
+/* 0 or SP_EIO ("cannot write 'path': reason"). */
+int sp__out_open(sp__out *o, const char *path);
+/* Close, check every write, rename. ok = false discards the file. 0 or SP_EIO. */
+int sp__out_close(sp__out *o, bool ok);
+
+/* A file body writer: write run's data to f; 0 or a negative SP_E* code. */
+typedef int (*sp__body_fn)(const sp_run *run, FILE *f, const void *ctx);
+
+/* Write path (or stdout for "-") with body through sp__out, then report it
+ * to wrote (may be NULL; not called for stdout). 0 or SP_E*. */
+int sp__write_file(const char *path, sp__body_fn body, const sp_run *run, const void *ctx,
+                   sp__wrote_fn wrote);
+
+/* The same for dir/name. */
+int sp__write_in_dir(const char *dir, const char *name, sp__body_fn body, const sp_run *run,
+                     const void *ctx, sp__wrote_fn wrote);
+
+/* Create directory path (and missing parents); fine if it exists. 0 or SP_EIO. */
+int sp__mkdir_p(const char *path);
+
+/* dir + "/" + name, malloc'ed (NULL on ENOMEM). */
+char *sp__path_join(const char *dir, const char *name);
+
+/* ---- escaping (export_util.c) ---- */
+
+/* Length of the valid UTF-8 sequence at s (1..4; 1 for ASCII), or 0 when
+ * the bytes there are not valid UTF-8 (overlong, surrogate, truncated). */
+size_t sp__utf8_seq(const unsigned char *s);
+
+/* Write s as a JSON string literal (with quotes): ", \ and control characters
+ * escaped, invalid UTF-8 bytes replaced by U+FFFD. NULL writes null. */
+void sp__json_str(FILE *f, const char *s);
+
+/* Write a finite double (%.12g; integers exactly), or null when not finite. */
+void sp__json_num(FILE *f, double v);
+
+/* Write s as one CSV field (RFC 4180: quoted when it holds , " CR LF or
+ * leading/trailing spaces; quotes doubled). */
+void sp__csv_str(FILE *f, const char *s);
+
+/* ---- writers ---- */
+
+/* OUT is a directory: regions.csv, per_rank.csv, calls.csv, call_tree.csv,
+ * metadata.csv (export_csv.c). */
+int sp__export_csv(const sp_run *run, const char *dir, sp__wrote_fn wrote);
+
+/* One JSON document (export_json.c). */
+int sp__export_json(const sp_run *run, const char *path, sp__wrote_fn wrote);
+
+/* The data behind each chart, CSV files plus summary.json in dir
+ * (export_plotdata.c). */
+int sp__export_plot_data(const sp_run *run, const char *dir, sp__wrote_fn wrote);
+
+/* Trace Event Format, "X" events (export_trace.c). */
+int sp__export_chrome_trace(const sp_run *run, const char *path, sp__wrote_fn wrote);
+
+/* speedscope file format, evented profiles (export_speedscope.c). */
+int sp__export_speedscope(const sp_run *run, const char *path, sp__wrote_fn wrote);
+
+/* Folded stacks "a;b;c VALUE" of own time; us = true writes whole
+ * microseconds, else nanoseconds (export_collapsed.c). */
+int sp__export_collapsed(const sp_run *run, const char *path, bool us, sp__wrote_fn wrote);
+
+#endif

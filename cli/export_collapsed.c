@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * export_collapsed.c - `export collapsed`: folded stacks for flamegraph.pl
+ * and speedscope: one line "outer;inner;leaf VALUE" per call path of the
+ * merged call tree (all ranks and threads) whose own (exclusive) time is
+ * not zero; VALUE is that own time in whole nanoseconds (default) or
+ * microseconds (rounded; paths that round to 0 are left out). Region names
+ * cannot carry the format's separators: ';' becomes ':', and line breaks
+ * and tabs become spaces.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "export.h"
+#include "sp_error.h"
+
+static void put_frame(FILE *f, const char *name)
+{
+    for (const char *p = name; *p; p++) {
+        char c = *p;
+        fputc(c == ';' ? ':' : (c == '\n' || c == '\r' || c == '\t') ? ' ' : c, f);
+    }
+}
+
+static void put_path(FILE *f, const sp_run *run, int32_t node, int32_t *chain)
+{
+    size_t n = 0;
+    for (int32_t k = node; k > 0; k = run->tree.nodes[k].parent)
+        chain[n++] = k;
+    while (n--) {
+        put_frame(f, run->region_names[run->tree.nodes[chain[n]].region]);
+        if (n)
+            fputc(';', f);
+    }
+}
+
+static int collapsed_body(const sp_run *run, FILE *f, const void *ctx)
+{
+    bool us = *(const bool *)ctx;
+    size_t maxdepth = 1;
+    for (size_t k = 0; k < run->tree.nnodes; k++)
+        if ((size_t)run->tree.nodes[k].depth + 1 > maxdepth)
+            maxdepth = (size_t)run->tree.nodes[k].depth + 1;
+    int32_t *chain = malloc(maxdepth * sizeof *chain);
+    if (!chain)
+        return sp__error(SP_ENOMEM, "out of memory");
+    for (size_t k = 1; k < run->tree.nnodes; k++) {
+        double own = run->tree.nodes[k].own_s;
+        long long v = llround(us ? own * 1e6 : own * 1e9);
+        if (v <= 0)
+            continue;
+        put_path(f, run, (int32_t)k, chain);
+        fprintf(f, " %lld\n", v);
+    }
+    free(chain);
+    return 0;
+}
+
+int sp__export_collapsed(const sp_run *run, const char *path, bool us, sp__wrote_fn wrote)
+{
+    return sp__write_file(path, collapsed_body, run, &us, wrote);
+}

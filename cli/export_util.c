@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/* export_util.c - output files, directories, JSON and CSV escaping. */
+#include "export.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sp_analysis_internal.h"
+#include "sp_error.h"
+
+int sp__out_open(sp__out *o, const char *path)
+{
+    memset(o, 0, sizeof *o);
+    if (strcmp(path, "-") == 0) {
+        o->f = stdout;
+        return 0;
+    }
+    o->path = strdup(path);
+    o->tmp = sp__strdup_printf("%s.tmp.%ld", path, (long)getpid());
+    if (!o->path || !o->tmp) {
+        free(o->path);
+        free(o->tmp);
+        return sp__error(SP_ENOMEM, "out of memory");
+    }
+    o->f = fopen(o->tmp, "w");
+    if (!o->f) {
+        int rc = sp__error(SP_EIO, "cannot write '%s': %s", path, strerror(errno));
+        free(o->path);
+        free(o->tmp);
+        memset(o, 0, sizeof *o);
+        return rc;
+    }
+    return 0;
+}
+
+int sp__out_close(sp__out *o, bool ok)
+{
+    if (!o->f)
+        return 0;
+    int rc = 0;
+    if (o->f == stdout) {
+        if (fflush(stdout) != 0 || ferror(stdout))
+            rc = sp__error(SP_EIO, "cannot write the output: %s", strerror(errno));
+        o->f = NULL;
+        return rc;
+    }
+    bool failed = ferror(o->f) != 0;
+    int saved = errno;
+    if (fclose(o->f) != 0 && !failed) {
+        failed = true;
+        saved = errno;
+    }
+    if (ok && failed)
+        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
+    if (ok && !failed && rename(o->tmp, o->path) != 0)
+        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(errno));
+    if (!ok || rc)
+        unlink(o->tmp);
+    free(o->path);
+    free(o->tmp);
+    memset(o, 0, sizeof *o);
+    return rc;
+}
+
+int sp__write_file(const char *path, sp__body_fn body, const sp_run *run, const void *ctx,
+                   sp__wrote_fn wrote)
+{
+    sp__out o;
+    int rc = sp__out_open(&o, path);
+    if (rc)
+        return rc;
+    bool to_stdout = o.f == stdout;
+    rc = body(run, o.f, ctx);
+    int crc = sp__out_close(&o, rc == 0);
+    rc = rc ? rc : crc;
+    if (!rc && wrote && !to_stdout)
+        wrote(path);
+    return rc;
+}
+
+int sp__write_in_dir(const char *dir, const char *name, sp__body_fn body, const sp_run *run,
+                     const void *ctx, sp__wrote_fn wrote)
+{
+    char *path = sp__path_join(dir, name);
+    if (!path)
+        return sp__error(SP_ENOMEM, "out of memory");
+    int rc = sp__write_file(path, body, run, ctx, wrote);
+    free(path);
+    return rc;
+}
+
+int sp__mkdir_p(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return sp__error(SP_ENOMEM, "out of memory");
+    for (char *s = p + 1;; s++) {
+        bool end = *s == '\0';
+        if (*s == '/' || end) {
+            char keep = *s;
+            *s = '\0';
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+                int rc = sp__error(SP_EIO, "cannot create directory '%s': %s", p, strerror(errno));
+                free(p);
+                return rc;
+            }
+            *s = keep;
+        }
+        if (end)
+            break;
+    }
+    struct stat st;
+    int rc = 0;
+    if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode))
+        rc = sp__error(SP_EIO, "'%s' exists and is not a directory", path);
+    free(p);
+    return rc;
+}
+
+char *sp__path_join(const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return sp__strdup_printf("%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
+size_t sp__utf8_seq(const unsigned char *s)
+{
+    unsigned c = s[0];
+    size_t n;
+    uint32_t cp;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4, cp = c & 0x07;
+    else
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3F);
+    }
+    /* No overlong forms, surrogates or code points past U+10FFFF. */
+    if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+        (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return n;
+}
+
+void sp__json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        unsigned c = *p;
+        if (c == '"' || c == '\\') {
+            fputc('\\', f);
+            fputc((int)c, f);
+            p++;
+        } else if (c < 0x20) {
+            switch (c) {
+            case '\n':
+                fputs("\\n", f);
+                break;
+            case '\r':
+                fputs("\\r", f);
+                break;
+            case '\t':
+                fputs("\\t", f);
+                break;
+            case '\b':
+                fputs("\\b", f);
+                break;
+            case '\f':
+                fputs("\\f", f);
+                break;
+            default:
+                fprintf(f, "\\u%04x", c);
+                break;
+            }
+            p++;
+        } else {
+            size_t n = sp__utf8_seq(p);
+            if (n == 0) {
+                fputs("\\ufffd", f);
+                p++;
+            } else {
+                fwrite(p, 1, n, f);
+                p += n;
+            }
+        }
+    }
+    fputc('"', f);
+}
+
+void sp__json_num(FILE *f, double v)
+{
+    if (!isfinite(v))
+        fputs("null", f);
+    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        fprintf(f, "%.0f", v);
+    else
+        fprintf(f, "%.12g", v);
+}
+
+void sp__csv_str(FILE *f, const char *s)
+{
+    if (!s)
+        return;
+    size_t n = strlen(s);
+    bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
+    if (!quote) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '"')
+            fputc('"', f);
+        fputc(s[i], f);
+    }
+    fputc('"', f);
+}

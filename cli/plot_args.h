@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot_args.h - option values shared by plot and the other verbs of this
+ * folder (export, report, tui, diff, check): rank lists, sizes, opening an
+ * analyzed run, region selection and a filtered copy of a run.
+ */
+#ifndef PLOT_ARGS_H
+#define PLOT_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sp_analysis.h"
+#include "sp_model.h"
+
+/* A parsed --ranks list such as "0-3,5": inclusive ranges. */
+typedef struct sp__rank_list {
+    size_t n;
+    struct {
+        long lo, hi;
+    } r[64];
+} sp__rank_list;
+
+/* Parse "N", "A-B", comma-separated (at most 64 ranges). 0 or SP_EINVAL
+ * with sp_last_error() saying what is wrong. */
+int sp__rank_list_parse(const char *s, sp__rank_list *out);
+
+/* Is rank in the list? (an empty list holds every rank) */
+bool sp__rank_list_has(const sp__rank_list *l, long rank);
+
+/* Parse "WxH" (each 50..20000). 0 or SP_EINVAL. */
+int sp__size_parse(const char *s, double *w, double *h);
+
+/* Parse a positive integer option value (1..max). 0 or SP_EINVAL. */
+int sp__count_parse(const char *s, const char *option, long max, long *out);
+
+/* Read and analyze a run; on failure report one line (naming the file) and
+ * return NULL. */
+sp_run *sp__open_analyzed(const char *path);
+
+/*
+ * A copy of run keeping the calls of the ranks in `ranks` (NULL or empty =
+ * all) and the regions matching f (NULL = all), analyzed. A kept call whose
+ * parent was dropped gets the nearest kept ancestor as parent. Rank numbers
+ * are kept (dropped ranks stay, without calls), so "rank 5" is still rank 5.
+ * NULL with sp_last_error() on SP_ENOMEM or SP_EINVAL (a listed rank the run
+ * does not have: "--ranks: rank 7 is not in FILE (4 ranks: 0-3)").
+ */
+sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_region_filter *f);
+
+/* Region id by name (--region), or the region with the largest total time
+ * when name is NULL. -1 with sp_last_error() when there is no such region
+ * (or no region with calls). */
+int32_t sp__pick_region(const sp_run *run, const char *name, const char *path);
+
+#endif

@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: MIT */
+/* plot_charts.c - chart kinds of `plot` and the report, drawn with plots/. */
+#include "plot_charts.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_analysis.h"
+#include "sp_diff.h"
+#include "sp_error.h"
+
+static const struct {
+    const char *name, *desc;
+    bool region;
+} kinds[SP__CHART_COUNT] = {
+    [SP__CHART_TIMELINE] = {"timeline",
+                            "every call over time, one lane per rank and thread, "
+                            "nested calls stacked",
+                            false},
+    [SP__CHART_FLAME] = {"flame",
+                         "flame graph of the merged call tree (inclusive time, root "
+                         "at the bottom)",
+                         false},
+    [SP__CHART_RANKS] = {"ranks",
+                         "one region's total time per rank, with mean and imbalance "
+                         "(--region)",
+                         true},
+    [SP__CHART_HEATMAP] = {"heatmap", "rank x region heat map of total time (--top-n regions)",
+                           false},
+    [SP__CHART_HISTOGRAM] = {"histogram",
+                             "histogram of one region's call durations with median "
+                             "and p95 (--region)",
+                             true},
+    [SP__CHART_TIMESERIES] = {"timeseries",
+                              "one region's call durations over the run's time "
+                              "(--region)",
+                              true},
+    [SP__CHART_COMPARE] = {"compare",
+                           "two runs side by side per region, change in percent, "
+                           "coloured when beyond noise (two FILEs)",
+                           false},
+};
+
+const char *sp__chart_name(sp__chart_kind k)
+{
+    return (unsigned)k < SP__CHART_COUNT ? kinds[k].name : "?";
+}
+
+const char *sp__chart_description(sp__chart_kind k)
+{
+    return (unsigned)k < SP__CHART_COUNT ? kinds[k].desc : "";
+}
+
+bool sp__chart_uses_region(sp__chart_kind k)
+{
+    return (unsigned)k < SP__CHART_COUNT && kinds[k].region;
+}
+
+#ifdef SP_HAVE_PLOTS
+#include "sp_plots.h"
+#endif
+
+/* Charts with few rows would be mostly empty at a fixed height: estimate
+ * the height their rows need (row sizes of plots/ at scale 1, generously;
+ * the timeline measures itself) and keep it between MIN_FIT_H and max_h. */
+#define MIN_FIT_H 220.0
+
+double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, double w, double max_h)
+{
+    double need = max_h;
+    const sp_run *run = job->run;
+    if (kind == SP__CHART_TIMELINE) {
+#ifdef SP_HAVE_PLOTS
+        sp_timeline *tl = sp_timeline_new(run);
+        sp_timeline_view view;
+        sp_timeline_view_init(&view, tl);
+        sp_plot_style st;
+        sp_plot_style_init(&st);
+        sp_timeline_geometry g;
+        if (tl && sp_timeline_get_geometry(tl, w, max_h, &view, &st, &g) == 0)
+            need = g.data_y + g.content_h + 16;
+        sp_timeline_free(tl);
+#else
+        (void)w;
+#endif
+        return need < 120 ? 120 : need > max_h ? max_h : need;
+    }
+    if (kind == SP__CHART_FLAME) {
+        int32_t depth = 0;
+        for (size_t k = 0; k < run->tree.nnodes; k++)
+            depth = run->tree.nodes[k].depth > depth ? run->tree.nodes[k].depth : depth;
+        need = 90 + 22.0 * (depth + 1);
+    } else if (kind == SP__CHART_HEATMAP) {
+        need = 140 + 34.0 * (double)run->nranks;
+    } else if (kind == SP__CHART_COMPARE && job->cand) {
+        size_t n = 0;
+        for (size_t g = 0; g < run->nregions; g++)
+            n += run->regions[g].all.calls > 0;
+        for (size_t g = 0; g < job->cand->nregions; g++)
+            n += job->cand->regions[g].all.calls > 0 &&
+                 sp_run_region_id(run, job->cand->region_names[g]) < 0;
+        if (job->top_n > 0 && (size_t)job->top_n < n)
+            n = (size_t)job->top_n;
+        need = 130 + 32.0 * (double)n;
+    }
+    return need < MIN_FIT_H ? MIN_FIT_H : need > max_h ? max_h : need;
+}
+
+#ifdef SP_HAVE_PLOTS
+
+static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *job,
+                         const sp_plot_style *st)
+{
+    sp_timeline *tl = sp_timeline_new(job->run);
+    if (!tl)
+        return SP_ENOMEM;
+    sp_timeline_view view;
+    sp_timeline_view_init(&view, tl);
+    int rc = sp_timeline_draw(cr, w, h, tl, &view, st);
+    sp_timeline_free(tl);
+    return rc;
+}
+
+static int draw_heatmap(cairo_t *cr, double w, double h, const sp__chart_job *job,
+                        const sp_plot_style *st)
+{
+    int32_t *ids = NULL;
+    long n = sp_run_sorted_regions(job->run, SP_SORT_TOTAL, NULL, &ids);
+    if (n < 0)
+        return SP_ENOMEM;
+    long kept = 0;
+    for (long i = 0; i < n; i++)
+        if (job->run->regions[ids[i]].all.calls)
+            ids[kept++] = ids[i];
+    /* Auto: let the chart fit as many as the width allows. */
+    int rc;
+    if (job->top_n <= 0)
+        rc = sp_plot_rank_heatmap(cr, w, h, job->run, SP_RANK_TOTAL, NULL, 0, st);
+    else
+        rc = sp_plot_rank_heatmap(cr, w, h, job->run, SP_RANK_TOTAL, ids,
+                                  (size_t)(kept < job->top_n ? kept : job->top_n), st);
+    free(ids);
+    return rc;
+}
+
+static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *job,
+                        const sp_plot_style *st)
+{
+    if (!job->cand)
+        return sp__error(SP_EINVAL, "compare needs two runs");
+    sp_diff *d = sp_diff_regions(job->run, job->cand, NULL);
+    if (!d)
+        return SP_ENOMEM;
+    size_t n = d->n;
+    if (job->top_n > 0 && (size_t)job->top_n < n)
+        n = (size_t)job->top_n;
+    const char **names = calloc(n + 1, sizeof *names);
+    double *b = calloc(n + 1, sizeof *b), *c = calloc(n + 1, sizeof *c);
+    bool *sig = calloc(n + 1, sizeof *sig);
+    int rc = SP_ENOMEM;
+    if (names && b && c && sig) {
+        for (size_t i = 0; i < n; i++) {
+            const sp_diff_entry *e = &d->entries[i];
+            names[i] = e->name;
+            b[i] = e->base;
+            c[i] = e->cand;
+            /* Only "within noise" is drawn neutral: an untested change may be real. */
+            sig[i] = e->verdict != SP_DIFF_SAME;
+        }
+        sp_compare_data data = {.n = n,
+                                .names = names,
+                                .base = b,
+                                .candidate = c,
+                                .significant = sig,
+                                .unit = "s",
+                                .base_label = job->base_label,
+                                .candidate_label = job->cand_label,
+                                .lower_is_better = true};
+        rc = sp_plot_compare(cr, w, h, &data, st);
+    }
+    free(names);
+    free(b);
+    free(c);
+    free(sig);
+    sp_diff_free(d);
+    return rc;
+}
+
+int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__chart_job *job)
+{
+    sp_plot_style st;
+    sp_plot_style_init(&st);
+    st.dark = job->dark;
+    st.title = job->title;
+    if (kinds[k].region && job->region < 0)
+        return sp_plot_draw_empty(cr, w, h, &st, "No regions with calls in this run");
+    switch (k) {
+    case SP__CHART_TIMELINE:
+        return draw_timeline(cr, w, h, job, &st);
+    case SP__CHART_FLAME: {
+        sp_calltree_view view;
+        sp_calltree_view_init(&view);
+        view.flame = true;
+        return sp_plot_calltree(cr, w, h, job->run, &view, &st);
+    }
+    case SP__CHART_RANKS:
+        return sp_plot_rank_bars(cr, w, h, job->run, job->region, SP_RANK_TOTAL, &st);
+    case SP__CHART_HEATMAP:
+        return draw_heatmap(cr, w, h, job, &st);
+    case SP__CHART_HISTOGRAM:
+        return sp_plot_histogram(cr, w, h, job->run, job->region, -1, &st);
+    case SP__CHART_TIMESERIES:
+        return sp_plot_duration_time(cr, w, h, job->run, job->region, -1, &st);
+    case SP__CHART_COMPARE:
+        return draw_compare(cr, w, h, job, &st);
+    case SP__CHART_COUNT:
+        break;
+    }
+    return sp__error(SP_EINVAL, "unknown chart kind");
+}
+#endif

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * plot_charts.h - the chart kinds of `scope-profiler plot` (and the charts
+ * the HTML report embeds): names, descriptions, and one draw entry point
+ * over plots/sp_plots.h.
+ */
+#ifndef PLOT_CHARTS_H
+#define PLOT_CHARTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sp_model.h"
+
+typedef enum sp__chart_kind {
+    SP__CHART_TIMELINE = 0,
+    SP__CHART_FLAME,
+    SP__CHART_RANKS,
+    SP__CHART_HEATMAP,
+    SP__CHART_HISTOGRAM,
+    SP__CHART_TIMESERIES,
+    SP__CHART_COMPARE,
+    SP__CHART_COUNT
+} sp__chart_kind;
+
+/* "timeline", "flame", ... (also the output file's base name). */
+const char *sp__chart_name(sp__chart_kind k);
+/* One line for `plot list`. */
+const char *sp__chart_description(sp__chart_kind k);
+/* Does the chart draw one region (--region)? */
+bool sp__chart_uses_region(sp__chart_kind k);
+
+/* What a chart draws. */
+typedef struct sp__chart_job {
+    const sp_run *run;                   /* analyzed (the base for compare) */
+    const sp_run *cand;                  /* compare: the candidate (analyzed) */
+    const char *base_label, *cand_label; /* compare legend (NULL: base / candidate) */
+    int32_t region;                      /* region charts: region id in run, -1 = none */
+    long top_n;        /* heatmap / compare: at most this many regions (0 = auto) */
+    bool dark;         /* dark theme */
+    const char *title; /* NULL: the chart's default title */
+} sp__chart_job;
+
+#ifdef SP_HAVE_PLOTS
+#include <cairo.h>
+/* Draw chart k of job into (0, 0, w, h). 0 or a negative SP_E* code. */
+int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__chart_job *job);
+#endif
+
+/* A height for chart k of width w that fits its rows (timeline lanes, tree
+ * levels, ranks, compared regions), at most max_h; other charts get max_h. */
+double sp__chart_fit_height(sp__chart_kind k, const sp__chart_job *job, double w, double max_h);
+
+#endif

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - the self-contained HTML report of `scope-profiler report`:
+ * one file with inline CSS, a little inline JavaScript (table sorting) and
+ * inline SVG charts; nothing is fetched from anywhere.
+ */
+#ifndef REPORT_H
+#define REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "plot_charts.h"
+#include "sp_model.h"
+
+typedef struct sp__report {
+    const sp_run *run;  /* analyzed */
+    const char *path;   /* its file */
+    const sp_run *cand; /* optional second run (comparison), analyzed */
+    const char *cand_path;
+    const char *title; /* NULL: "scope-profiler report: FILE" */
+    int chart_seq;     /* numbering of inline SVGs (unique ids) */
+} sp__report;
+
+/* Warning thresholds of the overview. */
+#define SP__REPORT_IMBALANCE_WARN 1.2  /* max / mean of per-rank totals */
+#define SP__REPORT_CHATTY_CALLS 100000 /* more calls than this ... */
+#define SP__REPORT_CHATTY_MEAN_S 1e-6  /* ... with a mean below 1 us */
+
+/* Write the whole document to f. 0 or a negative SP_E* code. */
+int sp__report_write(sp__report *r, FILE *f);
+
+/* ---- report_util.c ---- */
+
+/* Text as HTML: & < > " ' escaped, control characters and invalid UTF-8
+ * replaced by U+FFFD. NULL writes nothing. */
+void sp__html(FILE *f, const char *s);
+
+/* A duration, 3 significant digits with ns / us / ms / s. */
+char *sp__fmt_dur(double seconds, char *buf, size_t n);
+
+/* ---- report_sections.c ---- */
+int sp__report_overview(sp__report *r, FILE *f);
+void sp__report_regions(const sp__report *r, FILE *f);
+void sp__report_ranks(const sp__report *r, FILE *f);
+void sp__report_metadata(const sp__report *r, FILE *f);
+
+/* ---- report_tree.c ---- */
+int sp__report_tree(const sp__report *r, FILE *f);
+
+/* ---- report_compare.c ---- */
+int sp__report_compare(sp__report *r, FILE *f);
+
+/* ---- report_svg.c (needs the plots library) ---- */
+
+/* Draw chart kind for job as SVG of w x h and write it inline into f, ids
+ * made unique in the document; the svg scales to the page width. Without
+ * SP_HAVE_PLOTS writes a note instead. 0 or SP_E*. */
+int sp__report_chart(sp__report *r, FILE *f, sp__chart_kind kind, const sp__chart_job *job,
+                     double w, double h);
+
+#endif

@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_html.c - the report document: head with inline CSS and the table
+ * sorting script, then the sections in order (overview, comparison, charts,
+ * regions, call tree, ranks, metadata). Everything is inline; the page
+ * loads nothing (no fonts, scripts, styles or images from anywhere).
+ */
+#include "report.h"
+
+#include <stdlib.h>
+
+#include "sp_analysis.h"
+#include "sp_diff.h"
+#include "sp_error.h"
+
+static const char css[] =
+    ":root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;"
+    "--bad:#c62828;--good:#2e7d32;--warn:#b26a00}"
+    "*{box-sizing:border-box}"
+    "body{margin:0;font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',"
+    "sans-serif;color:var(--fg);background:var(--bg)}"
+    "header{padding:18px 28px;background:var(--panel);border-bottom:1px solid var(--line)}"
+    "header h1{margin:0 0 4px;font-size:22px}header p{margin:0;color:var(--muted)}"
+    "nav{padding:8px 28px;border-bottom:1px solid var(--line);position:sticky;top:0;"
+    "background:var(--bg);z-index:1}nav a{margin-right:16px;color:#0969da;text-decoration:none}"
+    "main{padding:0 28px 40px;max-width:1400px}"
+    "h2{margin:28px 0 10px;font-size:18px;border-bottom:1px solid var(--line);padding-bottom:4px}"
+    "h3{font-size:15px;margin:18px 0 6px}"
+    ".cards{display:flex;flex-wrap:wrap;gap:12px}"
+    ".card{border:1px solid var(--line);border-radius:6px;padding:10px 14px;min-width:140px;"
+    "background:var(--panel)}.card .k{color:var(--muted);font-size:12px}"
+    ".card .v{font-size:20px;font-weight:600;word-break:break-all}.card .s{color:var(--muted);"
+    "font-size:12px}"
+    "ul.warnings{padding-left:20px}ul.warnings li{margin:3px 0}li.imbalance b,li.chatty b"
+    "{color:var(--warn)}li.ok{color:var(--good)}"
+    "table{border-collapse:collapse;margin:6px 0}th,td{padding:4px 10px;border-bottom:1px solid "
+    "var(--line);text-align:right;white-space:nowrap}th{background:var(--panel);"
+    "position:relative}td.name,th:first-child{text-align:left}"
+    "table.sortable th{cursor:pointer;user-select:none}"
+    "table.sortable th[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}"
+    "table.sortable th[aria-sort=descending]::after{content:' \\25BC';font-size:10px}"
+    "table.kv th{text-align:left}table.kv td{text-align:left;white-space:normal;"
+    "word-break:break-all}"
+    "td.bad{color:var(--bad);font-weight:600}td.good{color:var(--good);font-weight:600}"
+    "td.warn{color:var(--warn)}"
+    ".hint,.note{color:var(--muted)}"
+    "figure{margin:12px 0 22px;border:1px solid var(--line);border-radius:6px;padding:6px}"
+    "svg.chart{display:block;height:auto}"
+    ".tree{font-size:13px}.tree details{margin-left:18px}.tree>details,.tree>.leaf{margin-left:0}"
+    ".tree .leaf{margin-left:36px;padding:1px 0}.tree summary{cursor:pointer;padding:1px 0}"
+    ".tree .name{font-weight:600}.tree .t{margin-left:8px}.tree .pct,.tree .calls,.tree .own"
+    "{color:var(--muted);margin-left:8px}"
+    "code{background:var(--panel);padding:0 3px;border-radius:3px}";
+
+/* Sort a table by a clicked column: numbers by data-v (largest first on the
+ * first click), text columns (data-type="text") alphabetically. */
+static const char js[] =
+    "(function(){\n"
+    "function sortBy(t,i,th){\n"
+    " var text=th.getAttribute('data-type')==='text';\n"
+    " var cur=th.getAttribute('aria-sort');\n"
+    " var asc=cur?cur!=='ascending':text;\n"
+    " var tb=t.tBodies[0];var rows=Array.prototype.slice.call(tb.rows);\n"
+    " rows.sort(function(a,b){var x=a.cells[i],y=b.cells[i];\n"
+    "  var c=text?x.textContent.localeCompare(y.textContent):\n"
+    "   (parseFloat(x.getAttribute('data-v'))-parseFloat(y.getAttribute('data-v')));\n"
+    "  return asc?c:-c;});\n"
+    " rows.forEach(function(r){tb.appendChild(r);});\n"
+    " Array.prototype.forEach.call(t.tHead.rows[0].cells,function(h){h.removeAttribute('aria-sort')"
+    ";});\n"
+    " th.setAttribute('aria-sort',asc?'ascending':'descending');\n"
+    "}\n"
+    "Array.prototype.forEach.call(document.querySelectorAll('table.sortable'),function(t){\n"
+    " Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){\n"
+    "  th.tabIndex=0;\n"
+    "  th.addEventListener('click',function(){sortBy(t,i,th);});\n"
+    "  th.addEventListener('keydown',function(e){if(e.key==='Enter')sortBy(t,i,th);});\n"
+    " });\n"
+    "});\n"
+    "})();\n";
+
+/* The region the per-region charts show: the largest imbalanced region when
+ * there is one (what the rank bars should explain), else the largest. */
+static int32_t chart_region(const sp_run *run)
+{
+    int32_t best = -1, imb = -1;
+    for (size_t g = 0; g < run->nregions; g++) {
+        const sp_stats *st = &run->regions[g].all;
+        if (!st->calls)
+            continue;
+        if (best < 0 || st->total_s > run->regions[best].all.total_s)
+            best = (int32_t)g;
+        if (run->nranks > 1 && sp_region_imbalance(run, (int32_t)g) > SP__REPORT_IMBALANCE_WARN &&
+            (imb < 0 || st->total_s > run->regions[imb].all.total_s))
+            imb = (int32_t)g;
+    }
+    return imb >= 0 ? imb : best;
+}
+
+static int charts(sp__report *r, FILE *f)
+{
+    const sp_run *run = r->run;
+    int32_t region = chart_region(run), hot = -1;
+    for (size_t g = 0; g < run->nregions; g++)
+        if (run->regions[g].all.calls &&
+            (hot < 0 || run->regions[g].all.total_s > run->regions[hot].all.total_s))
+            hot = (int32_t)g;
+    sp__chart_job job = {.run = run, .region = region};
+    fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
+    int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200,
+                              sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 900));
+    if (!rc) {
+        fputs("<h3>Flame graph of the call tree</h3>\n", f);
+        rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,
+                              sp__chart_fit_height(SP__CHART_FLAME, &job, 1200, 700));
+    }
+    if (!rc && run->nranks > 1) {
+        fputs("<h3>Per rank</h3>\n", f);
+        rc = sp__report_chart(r, f, SP__CHART_RANKS, &job, 1200, 420);
+        if (!rc)
+            rc = sp__report_chart(r, f, SP__CHART_HEATMAP, &job, 1200,
+                                  sp__chart_fit_height(SP__CHART_HEATMAP, &job, 1200, 900));
+    }
+    job.region = hot;
+    if (!rc) {
+        fputs("<h3>Call durations of the largest region</h3>\n", f);
+        rc = sp__report_chart(r, f, SP__CHART_HISTOGRAM, &job, 1200, 420);
+    }
+    if (!rc)
+        rc = sp__report_chart(r, f, SP__CHART_TIMESERIES, &job, 1200, 420);
+    fputs("</section>\n", f);
+    return rc;
+}
+
+int sp__report_write(sp__report *r, FILE *f)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<meta name=\"generator\" content=\"scope-profiler ",
+          f);
+    fputs(sp_version(), f);
+    fputs("\">\n<title>", f);
+    if (r->title)
+        sp__html(f, r->title);
+    else {
+        fputs("scope-profiler report: ", f);
+        sp__html(f, r->path);
+    }
+    fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n<header><h1>", css);
+    sp__html(f, r->title ? r->title : "scope-profiler report");
+    fputs("</h1><p>", f);
+    sp__html(f, r->path);
+    if (r->cand) {
+        fputs(" compared with ", f);
+        sp__html(f, r->cand_path);
+    }
+    fputs(" &middot; scope-profiler ", f);
+    fputs(sp_version(), f);
+    fputs("</p></header>\n<nav><a href=\"#overview\">Overview</a>", f);
+    if (r->cand)
+        fputs("<a href=\"#compare\">Comparison</a>", f);
+    fputs("<a href=\"#charts\">Charts</a><a href=\"#regions\">Regions</a>"
+          "<a href=\"#calltree\">Call tree</a><a href=\"#ranks\">Ranks</a>"
+          "<a href=\"#metadata\">Metadata</a></nav>\n<main>\n",
+          f);
+    int rc = sp__report_overview(r, f);
+    if (!rc && r->cand)
+        rc = sp__report_compare(r, f);
+    if (!rc)
+        rc = charts(r, f);
+    if (!rc) {
+        sp__report_regions(r, f);
+        rc = sp__report_tree(r, f);
+    }
+    if (!rc) {
+        sp__report_ranks(r, f);
+        sp__report_metadata(r, f);
+    }
+    fprintf(f, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", js);
+    return rc;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report_tree.c - the merged call tree as nested <details> elements (no
+ * script needed to expand and collapse). The first two levels start open.
+ * To keep the page light, at most MAX_NODES nodes and MAX_DEPTH levels are
+ * written; the rest is counted in a note.
+ */
+#include "report.h"
+
+#include <inttypes.h>
+
+#define MAX_NODES 3000
+#define MAX_DEPTH 64
+#define OPEN_LEVELS 2
+
+typedef struct tree_ctx {
+    const sp_run *run;
+    FILE *f;
+    size_t written, skipped;
+    double root_s;
+} tree_ctx;
+
+static size_t subtree_size(const sp_run *run, int32_t node)
+{
+    size_t n = 1;
+    for (int32_t c = run->tree.nodes[node].first_child; c >= 0; c = run->tree.nodes[c].next_sibling)
+        n += subtree_size(run, c);
+    return n;
+}
+
+static void node_line(tree_ctx *t, const sp_tree_node *nd)
+{
+    char a[32], b[32];
+    fputs("<span class=\"name\">", t->f);
+    sp__html(t->f, t->run->region_names[nd->region]);
+    fprintf(t->f,
+            "</span> <span class=\"t\">%s</span> <span class=\"pct\">%.1f%%</span> "
+            "<span class=\"calls\">%" PRIu64 " call%s</span> <span class=\"own\">own %s</span>",
+            sp__fmt_dur(nd->incl_s, a, sizeof a), t->root_s > 0 ? 100 * nd->incl_s / t->root_s : 0,
+            nd->calls, nd->calls == 1 ? "" : "s", sp__fmt_dur(nd->own_s, b, sizeof b));
+}
+
+static void write_node(tree_ctx *t, int32_t node)
+{
+    const sp_tree_node *nd = &t->run->tree.nodes[node];
+    if (t->written >= MAX_NODES || nd->depth > MAX_DEPTH) {
+        t->skipped += subtree_size(t->run, node);
+        return;
+    }
+    t->written++;
+    if (nd->first_child < 0) {
+        fputs("<div class=\"leaf\">", t->f);
+        node_line(t, nd);
+        fputs("</div>\n", t->f);
+        return;
+    }
+    fprintf(t->f, "<details%s><summary>", nd->depth <= OPEN_LEVELS ? " open" : "");
+    node_line(t, nd);
+    fputs("</summary>\n", t->f);
+    for (int32_t c = nd->first_child; c >= 0; c = t->run->tree.nodes[c].next_sibling)
+        write_node(t, c);
+    fputs("</details>\n", t->f);
+}
+
+int sp__report_tree(const sp__report *r, FILE *f)
+{
+    const sp_run *run = r->run;
+    tree_ctx t = {.run = run, .f = f};
+    fputs("<section id=\"calltree\"><h2>Call tree</h2>\n"
+          "<p class=\"hint\">Merged over ranks and threads by call path: inclusive time, share "
+          "of all top-level time, calls, own time. Click a row to expand or collapse.</p>\n"
+          "<div class=\"tree\">\n",
+          f);
+    if (run->tree.nnodes > 0) {
+        for (int32_t c = run->tree.nodes[0].first_child; c >= 0;
+             c = run->tree.nodes[c].next_sibling)
+            t.root_s += run->tree.nodes[c].incl_s;
+        for (int32_t c = run->tree.nodes[0].first_child; c >= 0;
+             c = run->tree.nodes[c].next_sibling)
+            write_node(&t, c);
+    }
+    if (!t.written)
+        fputs("<p class=\"note\">No calls recorded.</p>\n", f);
+    if (t.skipped)
+        fprintf(f,
+                "<p class=\"note\">&hellip; %zu more nodes not shown (the page shows at most "
+                "%d nodes and %d levels).</p>\n",
+                t.skipped, MAX_NODES, MAX_DEPTH);
+    fputs("</div></section>\n", f);
+    return 0;
+}
