@@ -37,7 +37,7 @@ static const char plot_usage[] =
     "  -e, --exclude RE     leave out regions whose name matches RE\n"
     "  -n, --top-n N        heatmap / compare: at most N regions (default: what fits)\n"
     "  -R, --region NAME    ranks / histogram / timeseries / durations: the region\n"
-    "                       (default: the region with the largest total time)\n"
+    "                       (default: the region with the largest own time)\n"
     "      --dark           dark theme\n"
     "      --show           open the charts with the desktop's viewer (xdg-open)\n"
     "  -h, --help           show this help\n";

@@ -236,7 +236,10 @@ int32_t sp__pick_region(const sp_run *run, const char *name, const char *path)
     int32_t best = -1;
     for (size_t g = 0; g < run->nregions; g++) {
         const sp_stats *st = &run->regions[g].all;
-        if (st->calls && (best < 0 || st->total_s > run->regions[best].all.total_s))
+        /* Own time, not total: the outermost region (main) always has the
+         * largest total and one call, which says nothing; the viewer's
+         * default is the same. */
+        if (st->calls && (best < 0 || st->own_s > run->regions[best].all.own_s))
             best = (int32_t)g;
     }
     if (best < 0)

@@ -49,7 +49,7 @@ sp_run *sp__open_analyzed(const char *path);
  */
 sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_region_filter *f);
 
-/* Region id by name (--region), or the region with the largest total time
+/* Region id by name (--region), or the region with the largest own time
  * when name is NULL. -1 with sp_last_error() when there is no such region
  * (or no region with calls). */
 int32_t sp__pick_region(const sp_run *run, const char *name, const char *path);

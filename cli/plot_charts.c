@@ -3,6 +3,7 @@
 #include "plot_charts.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,23 @@ bool sp__chart_uses_region(sp__chart_kind k)
  * the timeline measures itself) and keep it between MIN_FIT_H and max_h. */
 #define MIN_FIT_H 220.0
 
+#ifdef SP_HAVE_PLOTS
+/* The timeline has no default title; a saved image needs one to say what it
+ * shows. The same style sizes the image (sp__chart_fit_height) and draws it. */
+static sp_plot_style timeline_style(const sp__chart_job *job, const sp_plot_style *st, char *buf,
+                                    size_t n)
+{
+    sp_plot_style out = *st;
+    if (!st->title) {
+        size_t nr = job->run->nranks, ng = job->run->nregions;
+        snprintf(buf, n, "Timeline: %zu rank%s, %zu region%s", nr, nr == 1 ? "" : "s", ng,
+                 ng == 1 ? "" : "s");
+        out.title = buf;
+    }
+    return out;
+}
+#endif
+
 double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, double w, double max_h)
 {
     double need = max_h;
@@ -75,8 +93,11 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         sp_timeline *tl = sp_timeline_new(run);
         sp_timeline_view view;
         sp_timeline_view_init(&view, tl);
-        sp_plot_style st;
-        sp_plot_style_init(&st);
+        sp_plot_style plain;
+        sp_plot_style_init(&plain);
+        plain.title = job->title;
+        char title[160];
+        sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
         sp_timeline_geometry g;
         if (tl && sp_timeline_get_geometry(tl, w, max_h, &view, &st, &g) == 0)
             need = g.data_y + g.content_h + 16;
@@ -117,7 +138,9 @@ static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *j
         return SP_ENOMEM;
     sp_timeline_view view;
     sp_timeline_view_init(&view, tl);
-    int rc = sp_timeline_draw(cr, w, h, tl, &view, st);
+    char title[160];
+    sp_plot_style titled = timeline_style(job, st, title, sizeof title);
+    int rc = sp_timeline_draw(cr, w, h, tl, &view, &titled);
     sp_timeline_free(tl);
     return rc;
 }

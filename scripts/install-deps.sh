@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Install the Debian 12 packages scope-profiler needs (run as root).
+#   install-deps.sh build   what building everything needs
+#   install-deps.sh test    that, plus what the tests drive (Xvfb, h5py, tmux, ...)
+set -euo pipefail
+what=${1:-build}
+
+build_pkgs=(
+  build-essential cmake pkg-config            # toolchain
+  libhdf5-dev hdf5-tools                       # required: HDF5 (serial) + h5dump
+  libcairo2-dev libpango1.0-dev                # optional: plots/ (charts, report, viewer)
+  libgtk-4-dev                                 # optional: viewer/
+  libncurses-dev                               # optional: scope-profiler tui
+  libhdf5-openmpi-dev libopenmpi-dev openmpi-bin  # optional: MPI recording
+  libdw-dev libunwind-dev likwid               # optional: recording modes
+)
+test_pkgs=(
+  python3-h5py                                 # cross-checks files with h5py
+  xvfb xauth                                   # viewer tests under xvfb-run
+  imagemagick                                  # screenshot pixel checks
+  tmux                                         # tui tests
+  chromium                                     # report test (headless screenshot)
+)
+
+pkgs=("${build_pkgs[@]}")
+[ "$what" = test ] && pkgs+=("${test_pkgs[@]}")
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "install-deps: all ${#pkgs[@]} packages present"
