@@ -246,6 +246,26 @@ static void rank_free(sp_rank_data *rk)
     free(rk->dropped);
     free(rk->depth);
     free(rk->tree_node);
+    /* Recording modes (line samples, counters). */
+    for (size_t i = 0; i < rk->nlines; i++) {
+        free(rk->line_file ? rk->line_file[i] : NULL);
+        free(rk->line_function ? rk->line_function[i] : NULL);
+    }
+    free(rk->line_region);
+    free(rk->line_file);
+    free(rk->line_lineno);
+    free(rk->line_function);
+    free(rk->line_samples);
+    free(rk->line_time_ns);
+    for (size_t i = 0; i < rk->ncounters; i++)
+        free(rk->counter_name ? rk->counter_name[i] : NULL);
+    free(rk->counter_region);
+    free(rk->counter_thread);
+    free(rk->counter_cpu);
+    free(rk->counter_source);
+    free(rk->counter_name);
+    free(rk->counter_value);
+    free(rk->counter_calls);
 }
 
 void sp_run_free(sp_run *run)
@@ -266,5 +286,6 @@ void sp_run_free(sp_run *run)
     sp_kvlist_free(&run->meta);
     free(run->source_path);
     free(run->layout);
+    free(run->region_flags);
     free(run);
 }

@@ -64,7 +64,42 @@ typedef struct sp_rank_data {
     /* Derived by sp_run_analyze() (NULL before): */
     int32_t *depth;              /* nesting depth of each call, 0 = top level */
     int32_t *tree_node;          /* node of sp_run.tree each call belongs to */
+
+    /* Recording modes (recorder/src/sp_mode_*.c, SCHEMA.md "Recording
+     * modes"); 0 / NULL when the run has none. Not derived: written, read. */
+
+    /* Line samples (use_line_profiler): one row per (region, file, line,
+     * function) with the samples that hit it while the region was the
+     * innermost open call of a thread of this rank. */
+    size_t nlines;
+    int32_t *line_region;        /* index into sp_run.region_names */
+    char **line_file;            /* source file path, "" when unknown */
+    int32_t *line_lineno;        /* 1-based line number, 0 when unknown */
+    char **line_function;        /* function the line belongs to */
+    uint64_t *line_samples;      /* samples ("hits") */
+    int64_t *line_time_ns;       /* estimated time: samples x sampling period */
+
+    /* Counter values (perf_events, LIKWID): one row per (region, thread or
+     * hardware thread, counter), summed over that region's calls. */
+    size_t ncounters;
+    int32_t *counter_region;     /* index into sp_run.region_names */
+    int32_t *counter_thread;     /* index into threads, -1 when by cpu (LIKWID) */
+    int32_t *counter_cpu;        /* hardware thread LIKWID measured on, else -1 */
+    int32_t *counter_source;     /* SP_COUNTER_* */
+    char **counter_name;         /* event or metric name */
+    double *counter_value;       /* sum over the calls (metrics: as LIKWID derives) */
+    uint64_t *counter_calls;     /* calls the value covers */
 } sp_rank_data;
+
+/* sp_rank_data.counter_source values. */
+#define SP_COUNTER_PERF 0          /* perf_event delta (task-clock ns, faults, ...) */
+#define SP_COUNTER_LIKWID_EVENT 1  /* raw LIKWID event count */
+#define SP_COUNTER_LIKWID_METRIC 2 /* LIKWID derived metric */
+
+/* sp_run.region_flags bits. */
+#define SP_REGION_FLAG_TRACED 1    /* a traced function (-finstrument-functions) */
+#define SP_REGION_FLAG_SAMPLED 2   /* times synthesized from call-stack samples */
+#define SP_REGION_FLAG_THROTTLED 4 /* tracing stopped: very many very short calls */
 
 /* One region's statistics over a set of calls; seconds. */
 typedef struct sp_stats {
@@ -114,6 +149,11 @@ struct sp_run {
     int analyzed;
     sp_run_region *regions;  /* nregions entries, same order as region_names */
     sp_tree tree;
+
+    /* Recording modes: per region flags (SP_REGION_FLAG_*), entries for
+     * region ids below nregion_flags; NULL when no region has a flag. */
+    size_t nregion_flags;
+    int32_t *region_flags;
 };
 
 /* ---- construction helpers (sp_model.c) ---- */

@@ -241,7 +241,7 @@ static char *shell_quote(const char *path)
 static int print_info(FILE *out, const sp_run *run, const char *path, int nested)
 {
     char *shown = sp__display_dup(path), *q = shell_quote(path);
-    char *lines[18] = {0};
+    char *lines[24] = {0};
     size_t n = 0;
     int rc = 0;
     if (!shown || !q) {
@@ -254,6 +254,8 @@ static int print_info(FILE *out, const sp_run *run, const char *path, int nested
     lines[n++] = sp__strdup_printf("Explore:");
     lines[n++] = sp__strdup_printf("  Inspect: scope-profiler inspect %s", q);
     lines[n++] = sp__strdup_printf("  TUI:     scope-profiler tui %s", q);
+    if (run->nranks > 1) /* MPI: who is slow, how imbalanced (sp_ranks.h) */
+        lines[n++] = sp__strdup_printf("  Ranks:   scope-profiler ranks %s", q);
     lines[n++] = sp__strdup_printf("%s", "");
     lines[n++] = sp__strdup_printf("Visualize and export:");
     lines[n++] = sp__strdup_printf("  Plot:    scope-profiler plot default %s -o plots --show", q);
@@ -266,6 +268,21 @@ static int print_info(FILE *out, const sp_run *run, const char *path, int nested
     lines[n++] = sp__strdup_printf("  Check:   scope-profiler check BASE.h5 CANDIDATE.h5");
     lines[n++] = sp__strdup_printf("%s", "");
     lines[n++] = sp__strdup_printf("Durations are in seconds.");
+    /* Recording modes (recorder/src/sp_mode_*.c): say which times are
+     * estimates from call-stack samples and which functions were throttled. */
+    size_t sampled = 0, throttled = 0;
+    for (size_t i = 0; i < run->nregion_flags && run->region_flags; i++) {
+        sampled += (run->region_flags[i] & SP_REGION_FLAG_SAMPLED) != 0;
+        throttled += (run->region_flags[i] & SP_REGION_FLAG_THROTTLED) != 0;
+    }
+    if (sampled)
+        lines[n++] = sp__strdup_printf("Sampled: calls and times of %zu region%s are estimated "
+                                       "from call-stack samples.",
+                                       sampled, sampled == 1 ? "" : "s");
+    if (throttled)
+        lines[n++] = sp__strdup_printf("Throttled: tracing stopped for %zu very short, very "
+                                       "frequent function%s.",
+                                       throttled, throttled == 1 ? "" : "s");
     if (nested)
         lines[n++] = sp__strdup_printf(
             "Regions may nest, so the summed total can exceed the wall-clock time.");

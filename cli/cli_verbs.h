@@ -15,6 +15,7 @@
 #define SP_CLI_VERBS(X)                                                                            \
     X("summary", sp__cmd_summary, "print the call-tree summary of a run (as at finalize)")         \
     X("inspect", sp__cmd_inspect, "print a run's metadata and per-region statistics")              \
+    X("ranks", sp__cmd_ranks, "per-region statistics across MPI ranks: slowest rank, imbalance")   \
     X("diff", sp__cmd_diff, "compare two runs region by region, with a noise verdict")             \
     X("check", sp__cmd_check, "CI gate: exit 1 when a region regressed beyond budget and noise")   \
     X("export", sp__cmd_export,                                                                    \
@@ -24,7 +25,8 @@
     X("report", sp__cmd_report,                                                                    \
       "write a self-contained HTML report (two files: with a comparison)")                         \
     X("tui", sp__cmd_tui, "browse a run in the terminal (regions, call tree, ranks, metadata)")    \
-    X("line-profile", sp__cmd_line_profile, "print per-line timings of line-sampled regions")
+    X("line-profile", sp__cmd_line_profile, "print per-line timings of line-sampled regions")     \
+    X("run", sp__cmd_run, "profile an unedited program: PROGRAM [ARGS...] (traced or sampled)")
 
 #define SP_CLI_DECLARE_VERB(name, handler, help) int handler(int argc, char **argv);
 SP_CLI_VERBS(SP_CLI_DECLARE_VERB)

@@ -1,43 +1,196 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_line_profile.c - `scope-profiler line-profile FILE`: per-line timings
- * of regions recorded with line sampling (line_profile_print.c). A file
- * without line samples gets a one-line explanation and exit status 2.
+ * of regions recorded with line sampling: the ranking of the hottest lines
+ * per region (line_profile_print.c), then, as line_profiler prints it, every
+ * sampled function with its source lines, samples, time and % time (unless
+ * --brief). A file without line samples gets a one-line explanation and exit
+ * status 2.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "line_profile.h"
 #include "plot_args.h"
+#include "report.h"
+#include "sp_analysis_internal.h"
 
 static const char line_profile_usage[] =
-    "usage: " SP_CLI_NAME " line-profile [--region RE] [--rank N] [--top N] FILE\n\n"
+    "usage: " SP_CLI_NAME " line-profile [--region RE] [--rank N] [--top N] [--brief] FILE\n\n"
     "Print the per-line timings of the regions recorded with line sampling\n"
     "(use_line_profiler = true, or SCOPE_PROFILER_LINES=1): per region, its\n"
     "source lines by estimated time (samples x sampling period), merged over\n"
-    "all ranks unless --rank is given.\n\n"
+    "all ranks unless --rank is given; then, per region and function, the table\n"
+    "line_profiler prints: line, samples (hits), time, % time of the function\n"
+    "and the source line when the source file is readable.\n\n"
     "Options:\n"
     "  -R, --region RE  only regions whose name matches RE (POSIX extended regex)\n"
     "  -r, --rank N     only rank N\n"
     "  -n, --top N      at most N lines per region (default 20)\n"
+    "  -b, --brief      only the ranking, no per-function source tables\n"
     "  -h, --help       show this help\n"
     "Exit status 2 when FILE has no line-level data.\n";
 
+/* ---- per-function tables (line_profiler's layout) ---- */
+
+typedef struct fline {
+    int32_t region;
+    const char *file, *function;
+    int32_t lineno;
+    uint64_t samples;
+    int64_t time_ns;
+} fline;
+
+static int fline_order(const void *pa, const void *pb)
+{
+    const fline *a = pa, *b = pb;
+    if (a->region != b->region)
+        return a->region < b->region ? -1 : 1;
+    int c = strcmp(a->function, b->function);
+    if (c)
+        return c;
+    if ((c = strcmp(a->file, b->file)))
+        return c;
+    return a->lineno < b->lineno ? -1 : a->lineno > b->lineno;
+}
+
+/* The source file of a sample as recorded, else relative to the run's
+ * working directory. NULL when it cannot be read. */
+static FILE *open_source(const sp_run *run, const char *file)
+{
+    if (!*file)
+        return NULL;
+    FILE *f = fopen(file, "r");
+    const char *wd = sp_run_metadata(run, "working_directory");
+    if (!f && file[0] != '/' && wd) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", wd, file);
+        f = fopen(path, "r");
+    }
+    return f;
+}
+
+/* Print lines [from, to] of the source (NULL: numbers only) with the
+ * samples of v[0..n) on their lines. */
+static void print_function_table(const fline *v, size_t n, FILE *src, FILE *out)
+{
+    uint64_t samples = 0;
+    int64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        samples += v[i].samples, total += v[i].time_ns;
+    char b[32];
+    fprintf(out, "\nFunction: %s at %s\n", v[0].function, *v[0].file ? v[0].file : "?");
+    fprintf(out, "Total time: %s (%" PRIu64 " samples)\n\n", sp__fmt_dur(total * 1e-9, b, sizeof b),
+            samples);
+    fprintf(out, "%8s %10s %12s %8s  %s\n", "Line #", "Samples", "Time", "% Time", "Line Contents");
+    fprintf(out, "==============================================================\n");
+    int32_t lo = v[0].lineno, hi = v[n - 1].lineno;
+    if (!src || lo <= 0) { /* only what was sampled */
+        for (size_t i = 0; i < n; i++)
+            fprintf(out, "%8d %10" PRIu64 " %12s %8.1f\n", (int)v[i].lineno, v[i].samples,
+                    sp__fmt_dur(v[i].time_ns * 1e-9, b, sizeof b),
+                    total ? 100.0 * (double)v[i].time_ns / (double)total : 0.0);
+        if (!src && *v[0].file)
+            fprintf(out, "(source not readable: %s)\n", v[0].file);
+        return;
+    }
+    lo = lo > 3 ? lo - 2 : 1; /* a little context, as the function's start is unknown */
+    hi += 2;
+    char line[4096];
+    size_t k = 0;
+    for (int32_t no = 1; no <= hi && fgets(line, sizeof line, src); no++) {
+        size_t len = strcspn(line, "\n");
+        line[len] = '\0';
+        if (no < lo)
+            continue;
+        char text[600];
+        sp__label_copy(text, sizeof text, line, 120);
+        while (k < n && v[k].lineno < no)
+            k++;
+        if (k < n && v[k].lineno == no) {
+            uint64_t s = 0;
+            int64_t t = 0;
+            for (; k < n && v[k].lineno == no; k++)
+                s += v[k].samples, t += v[k].time_ns;
+            fprintf(out, "%8d %10" PRIu64 " %12s %8.1f  %s\n", (int)no, s,
+                    sp__fmt_dur(t * 1e-9, b, sizeof b),
+                    total ? 100.0 * (double)t / (double)total : 0.0, text);
+        } else {
+            fprintf(out, "%8d %10s %12s %8s  %s\n", (int)no, "", "", "", text);
+        }
+    }
+}
+
+static int print_functions(const sp_run *run, long rank, const sp_region_filter *f, FILE *out)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < run->nranks; r++)
+        total += rank < 0 || (size_t)rank == r ? run->ranks[r].nlines : 0;
+    fline *v = malloc((total ? total : 1) * sizeof *v);
+    if (!v)
+        return SP_ENOMEM;
+    size_t n = 0;
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        if (rank >= 0 && (size_t)rank != r)
+            continue;
+        for (size_t i = 0; i < rk->nlines; i++) {
+            int32_t g = rk->line_region[i];
+            if (g < 0 || (size_t)g >= run->nregions ||
+                !sp_region_filter_match(f, run->region_names[g]))
+                continue;
+            v[n++] = (fline){g,
+                             rk->line_file[i] ? rk->line_file[i] : "",
+                             rk->line_function[i] ? rk->line_function[i] : "",
+                             rk->line_lineno[i],
+                             rk->line_samples[i],
+                             rk->line_time_ns[i]};
+        }
+    }
+    qsort(v, n, sizeof *v, fline_order);
+    fprintf(out, "\nPer function, as line_profiler shows it (Samples: hits of the sampler):\n");
+    int32_t region = -1;
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && v[j].region == v[i].region && strcmp(v[j].function, v[i].function) == 0 &&
+               strcmp(v[j].file, v[i].file) == 0)
+            j++;
+        if (v[i].region != region) {
+            region = v[i].region;
+            char name[256];
+            sp__label_copy(name, sizeof name, run->region_names[region], 60);
+            fprintf(out, "\n=== Region: %s ===\n", name);
+        }
+        FILE *src = open_source(run, v[i].file);
+        print_function_table(v + i, j - i, src, out);
+        if (src)
+            fclose(src);
+        i = j;
+    }
+    free(v);
+    return 0;
+}
+
 int sp__cmd_line_profile(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"region", required_argument, NULL, 'R'},
-                                             {"rank", required_argument, NULL, 'r'},
-                                             {"top", required_argument, NULL, 'n'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
+    static const struct option longopts[] = {
+        {"region", required_argument, NULL, 'R'}, {"rank", required_argument, NULL, 'r'},
+        {"top", required_argument, NULL, 'n'},    {"brief", no_argument, NULL, 'b'},
+        {"help", no_argument, NULL, 'h'},         {0, 0, 0, 0}};
     const char *region = NULL;
     long rank = -1, top = 20;
+    bool brief = false;
     int c;
     sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "R:r:n:h", longopts)) != -1) {
+    while ((c = sp__cli_getopt(argc, argv, "R:r:n:bh", longopts)) != -1) {
         switch (c) {
+        case 'b':
+            brief = true;
+            break;
         case 'R':
             region = optarg;
             break;
@@ -81,7 +234,8 @@ int sp__cmd_line_profile(int argc, char **argv)
                       "(SCOPE_PROFILER_LINES=1)",
                       path);
     } else if (run) {
-        if (sp__print_line_profile(run, path, rank, filter, top, stdout)) {
+        if (sp__print_line_profile(run, path, rank, filter, top, stdout) ||
+            (!brief && print_functions(run, rank, filter, stdout))) {
             sp__cli_error("%s", sp_last_error());
             rc = SP_CLI_EXIT_FAILURE;
         } else {

@@ -13,6 +13,10 @@
  * ~100 ns arithmetic workload, and the bytes each call costs in memory and in
  * the file.
  *
+ * Then the recording modes (recursive tracing per traced call, line
+ * sampling, perf_event counters, LIKWID when it can measure): their cost per
+ * begin/end pair or per traced call, and the slowdown sampling causes.
+ *
  * This file is compiled twice: once normally (the program), and once with
  * -DSCOPE_PROFILER_DISABLE -DBENCH_DISABLED_TU, which only provides
  * bench_compile_disabled() - the same loop as the SP_SCOPE row, but built
@@ -140,7 +144,37 @@ static uint64_t loop_begin_end(uint64_t n)
 
 /* ---- sessions ---- */
 
-typedef enum { S_NONE, S_DISABLED, S_TIME_TSC, S_TIME_MONO } session_kind;
+typedef enum {
+    S_NONE, S_DISABLED, S_TIME_TSC, S_TIME_MONO,
+    /* recording modes (default clock) */
+    S_MODES_PLAIN, S_LINES_PERF, S_LINES_TIMER, S_PERF, S_LIKWID, S_NOTHROTTLE, S_THROTTLE_SOON
+} session_kind;
+
+/* The options of a mode session; SCOPE_PROFILER_* set for its setup only. */
+static void mode_options(session_kind k, sp_options *o)
+{
+    switch (k) {
+    case S_LINES_PERF:
+    case S_LINES_TIMER:
+        o->use_line_profiler = true;
+        setenv("SCOPE_PROFILER_LINE_SAMPLER", k == S_LINES_PERF ? "perf" : "timer", 1);
+        break;
+    case S_PERF:
+        o->perf_events = "task-clock,page-faults";
+        break;
+    case S_LIKWID:
+        o->use_likwid = true;
+        break;
+    case S_NOTHROTTLE:
+        setenv("SCOPE_PROFILER_THROTTLE_CALLS", "18446744073709551615", 1);
+        break;
+    case S_THROTTLE_SOON: /* stopped during measure()'s warm-up */
+        setenv("SCOPE_PROFILER_THROTTLE_CALLS", "1000", 1);
+        break;
+    default:
+        break;
+    }
+}
 
 /* Start a fresh in-memory session (each repetition gets new buffers, so the
  * cost of growing them is part of what is measured). */
@@ -156,8 +190,11 @@ static int start_session(session_kind k)
     sp_options_init(&o);
     o.deactivate_file_output = true;
     o.deactivate_profiling = k == S_DISABLED;
+    mode_options(k, &o);
     int rc = sp_setup(&o);
     unsetenv("SCOPE_PROFILER_CLOCK");
+    unsetenv("SCOPE_PROFILER_LINE_SAMPLER");
+    unsetenv("SCOPE_PROFILER_THROTTLE_CALLS");
     if (rc != 0)
         fprintf(stderr, "benchmark_overhead: sp_setup: %s\n", sp_last_error());
     return rc;
@@ -213,6 +250,207 @@ static void print_row(const char *what, result r, double clock2)
     if (clock2 > 0)
         snprintf(ratio, sizeof ratio, "%.2f", r.best / clock2);
     printf("  %-48s %9.2f %10.2f %10s\n", what, r.best, r.median, ratio);
+}
+
+/* ---- recording modes ---- */
+
+void bench_traced_leaf(void); /* benchmark_traced.c, -finstrument-functions */
+
+static sp_region *bench_outer;
+
+static uint64_t loop_traced_outside(uint64_t n)
+{
+    for (uint64_t i = 0; i < n; i++)
+        bench_traced_leaf();
+    return n;
+}
+
+static uint64_t loop_traced_inside(uint64_t n)
+{
+    SP_SCOPE_RECURSIVE("bench_recursive") {
+        for (uint64_t i = 0; i < n; i++)
+            bench_traced_leaf();
+    }
+    return n;
+}
+
+/* begin/end inside an open region: the line sampler is already running. */
+static uint64_t loop_begin_end_nested(uint64_t n)
+{
+    sp_region *r = bench_region;
+    sp_region_begin(bench_outer);
+    for (uint64_t i = 0; i < n; i++) {
+        sp_region_begin(r);
+        BENCH_BARRIER();
+        sp_region_end(r);
+    }
+    sp_region_end(bench_outer);
+    return n;
+}
+
+/* measure() with another number of calls (the slow modes). */
+static result measure_n(uint64_t (*loop)(uint64_t), session_kind k, uint64_t n, int r)
+{
+    uint64_t saved = ncalls;
+    int saved_reps = reps;
+    ncalls = n;
+    reps = r;
+    result res = measure(loop, k);
+    ncalls = saved;
+    reps = saved_reps;
+    return res;
+}
+
+/* A begin/end pair after enough idle CPU time for a sample to switch the
+ * line sampler off: it switches it on again (median ns of n). */
+static double rearm_ns(session_kind k, int n)
+{
+    if (start_session(k) != 0)
+        return -1;
+    double t[128];
+    n = n > 128 ? 128 : n;
+    for (int i = 0; i < n; i++) {
+        double t0 = now_s();
+        sp_region_begin(bench_region);
+        sp_region_end(bench_region);
+        t[i] = (now_s() - t0) * 1e9;
+        double s0 = now_s(); /* > 1 sampling period of CPU outside any region */
+        while (now_s() - s0 < 3e-3)
+            BENCH_BARRIER();
+    }
+    end_session(k);
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    return t[n / 2];
+}
+
+/* Why a mode cannot be measured here ("" when it can). */
+static const char *mode_unavailable(session_kind k)
+{
+    static char why[512];
+    why[0] = '\0';
+    sp_options o;
+    sp_options_init(&o);
+    o.deactivate_file_output = true;
+    mode_options(k, &o);
+    if (sp_setup(&o) != 0)
+        snprintf(why, sizeof why, "%s", sp_last_error());
+    else
+        sp_finalize(false, NULL);
+    unsetenv("SCOPE_PROFILER_LINE_SAMPLER");
+    unsetenv("SCOPE_PROFILER_THROTTLE_CALLS");
+    return why;
+}
+
+static void print_unavailable(const char *what, const char *why)
+{
+    printf("  %-48s %9s  unavailable here: %.100s\n", what, "n/a", why);
+}
+
+/* CPU-bound work of ~ms milliseconds, in a region of the given session. */
+static double busy_ms(session_kind k, int in_region, double ms)
+{
+    if (start_session(k) != 0)
+        return -1;
+    double x = 1.0, t0 = now_s();
+    uint64_t n = (uint64_t)(ms * 2e5);
+    if (in_region) {
+        SP_SCOPE("bench_busy") {
+            for (uint64_t i = 0; i < n; i++) {
+                x = x * 1.0000001 + 1e-9;
+                BENCH_BARRIER();
+            }
+        }
+    } else {
+        for (uint64_t i = 0; i < n; i++) {
+            x = x * 1.0000001 + 1e-9;
+            BENCH_BARRIER();
+        }
+    }
+    double t = now_s() - t0;
+    sink = (uint64_t)x;
+    end_session(k);
+    return t;
+}
+
+/* Median slowdown of a CPU-bound region while its line sampler runs. */
+static double sampling_slowdown(session_kind k)
+{
+    int pairs = quick ? 3 : 9;
+    double d[16];
+    for (int i = 0; i < pairs; i++) {
+        double without = busy_ms(S_NONE, 0, quick ? 20 : 100);
+        double with = busy_ms(k, 1, quick ? 20 : 100);
+        if (without <= 0 || with <= 0)
+            return -1;
+        d[i] = 100.0 * (with - without) / without;
+    }
+    qsort(d, (size_t)pairs, sizeof *d, cmp_double);
+    return d[pairs / 2];
+}
+
+static void modes_rows(double clock2, double bare_ns)
+{
+    bench_outer = sp_region_get("bench_outer");
+    uint64_t slow_n = quick ? 2000 : 20000;
+    int slow_reps = quick ? 3 : 5;
+    printf("\nRecording modes, per call, ns (empty loop subtracted)  %9s %10s %10s\n", "best",
+           "median", "x 2 reads");
+    print_row("traced function, no tracing region (hooks return)",
+              measure(loop_traced_outside, S_MODES_PLAIN), clock2);
+    print_row("traced function in SP_SCOPE_RECURSIVE",
+              measure(loop_traced_inside, S_NOTHROTTLE), clock2);
+    print_row("  same, after the throttle stopped tracing it",
+              measure(loop_traced_inside, S_THROTTLE_SOON), clock2);
+    printf("  (the bare noinline call above costs %.2f ns; a traced call is that plus\n"
+           "   a begin/end pair through the hooks' address table)\n",
+           bare_ns);
+
+    const char *why = mode_unavailable(S_LINES_PERF);
+    if (*why) {
+        print_unavailable("begin/end, line sampling (perf_event)", why);
+    } else {
+        print_row("begin/end, line sampling (perf), outermost",
+                  measure(loop_begin_end, S_LINES_PERF), clock2);
+        print_row("begin/end, line sampling (perf), nested",
+                  measure(loop_begin_end_nested, S_LINES_PERF), clock2);
+    }
+    why = mode_unavailable(S_LINES_TIMER);
+    if (*why) {
+        print_unavailable("begin/end, line sampling (timer)", why);
+    } else {
+        print_row("begin/end, line sampling (timer), outermost",
+                  measure(loop_begin_end, S_LINES_TIMER), clock2);
+        print_row("begin/end, line sampling (timer), nested",
+                  measure(loop_begin_end_nested, S_LINES_TIMER), clock2);
+    }
+    why = mode_unavailable(S_PERF);
+    if (*why)
+        print_unavailable("begin/end, perf_events task-clock,page-faults", why);
+    else
+        print_row("begin/end, perf_events task-clock,page-faults",
+                  measure_n(loop_begin_end, S_PERF, slow_n, slow_reps), clock2);
+    why = mode_unavailable(S_LIKWID);
+    if (*why)
+        print_unavailable("begin/end, LIKWID markers", why);
+    else
+        print_row("begin/end, LIKWID markers",
+                  measure_n(loop_begin_end, S_LIKWID, slow_n, slow_reps), clock2);
+    printf("  (outermost: back to back calls, the sampler stays on between them and is\n"
+           "   switched off by the first sample outside any region; nested: inside an\n"
+           "   open region. perf_events: two read() system calls per call)\n");
+    for (session_kind k = S_LINES_PERF; k <= S_LINES_TIMER; k++) {
+        double ns = rearm_ns(k, quick ? 20 : 100);
+        if (ns > 0)
+            printf("  begin/end that switches the %s line sampler on again: %.0f ns\n",
+                   k == S_LINES_PERF ? "perf" : "timer", ns);
+    }
+
+    printf("\nSlowdown of a CPU-bound region while its line sampler runs (median)\n");
+    if (!*mode_unavailable(S_LINES_PERF))
+        printf("  perf_event cpu-clock, 1000 Hz:  %+.2f %%\n", sampling_slowdown(S_LINES_PERF));
+    if (!*mode_unavailable(S_LINES_TIMER))
+        printf("  POSIX CPU-time timer, 1000 Hz:  %+.2f %%  (at most the kernel's HZ samples/s)\n",
+               sampling_slowdown(S_LINES_TIMER));
 }
 
 /* ---- marginal cost inside a workload ---- */
@@ -411,6 +649,7 @@ int main(int argc, char **argv)
     printf("  (ratio: best / best of two reads of the clock the row uses, TSC for the\n"
            "   disabled rows; the TSC rows exist where the TSC is invariant)\n");
 
+    modes_rows(clock2, bare.best);
     marginal_cost();
     printf("\nBytes per call (%llu calls of one region)\n", (unsigned long long)nbytes);
     fputs(mem_report, stdout);

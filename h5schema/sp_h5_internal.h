@@ -68,6 +68,21 @@ void sp__h5_write_options_default(sp__h5_write_options *o);
 int sp__h5_write_opts(const sp_run *run, const char *path,
                       const sp__h5_write_options *o);
 
+/* ---- pieces of sp_h5_write() for the MPI writers (sp_h5_write_mpi*.c),
+ * which write a file one rank group at a time ---- */
+
+/* Everything sp_h5_write() would refuse in run (SP_EINVAL with a message). */
+int sp__h5_write_check(const sp_run *run, const char *path);
+
+/* The root objects: attributes, /metadata, /region_names, /region_flags. */
+int sp__h5_write_root(hid_t file, const sp_run *run, const char *path,
+                      const sp__h5_write_options *o);
+
+/* The group /rank<r>, complete; call_data false: the call columns are
+ * allocated at their exact size (no fill value) but not written. */
+int sp__h5_write_rank(hid_t file, const sp_run *run, size_t r, const char *path,
+                      const sp__h5_write_options *o, bool call_data);
+
 /* ---- model checks (sp_h5_check.c) ---- */
 
 /*

@@ -36,6 +36,7 @@ void sp__h5_write_options_default(sp__h5_write_options *o)
 typedef struct writer {
     const char *path; /* the target, named in every message */
     const sp__h5_write_options *o;
+    bool calls_later; /* MPI writers: allocate the call columns, write them later */
 } writer;
 
 #define H5TRY(expr, ...)                                                       \
@@ -257,9 +258,20 @@ static int write_column(const writer *w, hid_t loc, sp_schema_id id, size_t n,
                   "cannot write '%s': deflate on %s", w->path, where);
         }
     }
+    /* data NULL (only for the call columns of the MPI writers): allocate
+     * the space now and write nothing; the owning rank writes it later
+     * through MPI-IO, where an independent write cannot allocate. */
+    if (!data && n > 0 && !w->calls_later) {
+        rc = sp__error(SP_EINVAL, "cannot write '%s': %s has %zu elements but no data", w->path,
+                       where, n);
+        goto done;
+    }
+    if (!data && n > 0)
+        H5TRY(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "cannot write '%s': %s",
+              w->path, where);
     H5TRY(dset = H5Dcreate2(loc, e->name, ftype, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
           "cannot write '%s': cannot create dataset %s", w->path, where);
-    if (n > 0)
+    if (n > 0 && data)
         H5TRY(H5Dwrite(dset, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
               "cannot write '%s': writing %s (%zu elements)", w->path, where, n);
 done:
@@ -317,12 +329,13 @@ static int write_calls(const writer *w, hid_t rank_group, const sp_rank_data *rk
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
     size_t n = rk->ncalls;
+    bool d = !w->calls_later; /* else only allocated (MPI writers) */
     if ((rc = open_table(w, rank_group, SP_SN_CALLS, &g)) < 0 ||
-        (rc = write_column(w, g, SP_SN_CALL_START, n, rk->start_ns)) < 0 ||
-        (rc = write_column(w, g, SP_SN_CALL_END, n, rk->end_ns)) < 0 ||
-        (rc = write_column(w, g, SP_SN_CALL_REGION, n, rk->region)) < 0 ||
-        (rc = write_column(w, g, SP_SN_CALL_THREAD, n, rk->thread)) < 0 ||
-        (rc = write_column(w, g, SP_SN_CALL_PARENT, n, rk->parent)) < 0)
+        (rc = write_column(w, g, SP_SN_CALL_START, n, d ? rk->start_ns : NULL)) < 0 ||
+        (rc = write_column(w, g, SP_SN_CALL_END, n, d ? rk->end_ns : NULL)) < 0 ||
+        (rc = write_column(w, g, SP_SN_CALL_REGION, n, d ? rk->region : NULL)) < 0 ||
+        (rc = write_column(w, g, SP_SN_CALL_THREAD, n, d ? rk->thread : NULL)) < 0 ||
+        (rc = write_column(w, g, SP_SN_CALL_PARENT, n, d ? rk->parent : NULL)) < 0)
         goto done;
 done:
     if (g >= 0)
@@ -455,7 +468,8 @@ done:
     return rc;
 }
 
-static int write_file(const writer *w, hid_t file, const sp_run *run)
+/* Everything but the rank groups. */
+static int write_root(const writer *w, hid_t file, const sp_run *run)
 {
     int rc;
     if ((rc = write_int_attr(w, file, SP_SN_ROOT_SCHEMA, SP_SCHEMA_VERSION)) < 0 ||
@@ -466,6 +480,14 @@ static int write_file(const writer *w, hid_t file, const sp_run *run)
         return rc;
     if (run->nregion_flags && (rc = write_column(w, file, SP_SN_REGION_FLAGS,
                                                  run->nregion_flags, run->region_flags)) < 0)
+        return rc;
+    return 0;
+}
+
+static int write_file(const writer *w, hid_t file, const sp_run *run)
+{
+    int rc;
+    if ((rc = write_root(w, file, run)) < 0)
         return rc;
     for (size_t r = 0; r < run->nranks; r++)
         if ((rc = write_rank(w, file, run, r)) < 0)
@@ -566,4 +588,25 @@ int sp_h5_write(const sp_run *run, const char *path)
     sp__h5_write_options o;
     sp__h5_write_options_default(&o);
     return sp__h5_write_opts(run, path, &o);
+}
+
+/* ---------------------------------------------------------------- pieces for MPI */
+
+/* The MPI writers (sp_h5_write_mpi*.c) write the same objects one rank
+ * group at a time; these entry points keep a single definition of them. */
+
+int sp__h5_write_check(const sp_run *run, const char *path) { return check_run(run, path); }
+
+int sp__h5_write_root(hid_t file, const sp_run *run, const char *path,
+                      const sp__h5_write_options *o)
+{
+    writer w = {.path = path, .o = o};
+    return write_root(&w, file, run);
+}
+
+int sp__h5_write_rank(hid_t file, const sp_run *run, size_t r, const char *path,
+                      const sp__h5_write_options *o, bool call_data)
+{
+    writer w = {.path = path, .o = o, .calls_later = !call_data};
+    return write_rank(&w, file, run, r);
 }

@@ -69,6 +69,15 @@ typedef enum sp_schema_type {
       "ns", "add to this rank's times to align them with rank 0")              \
     X(RANK_CLOCK_OFFSET_ERR, "/rank<N>", "clock_offset_err_ns", ATTR, I64,     \
       "scalar", "ns", "uncertainty of clock_offset_ns (0 on one rank)")        \
+    /* Optional (absent = not measured): MPI clock measurements. */          \
+    X(RANK_CLOCK_SETUP, "/rank<N>", "clock_offset_setup_ns", ATTR, I64,        \
+      "scalar", "ns", "MPI: offset to rank 0 measured at sp_setup")            \
+    X(RANK_CLOCK_SETUP_ERR, "/rank<N>", "clock_offset_setup_err_ns", ATTR,     \
+      I64, "scalar", "ns", "MPI: uncertainty of clock_offset_setup_ns")        \
+    X(RANK_CLOCK_FINALIZE, "/rank<N>", "clock_offset_finalize_ns", ATTR, I64,  \
+      "scalar", "ns", "MPI: offset to rank 0 measured at sp_finalize")         \
+    X(RANK_CLOCK_FINALIZE_ERR, "/rank<N>", "clock_offset_finalize_err_ns",     \
+      ATTR, I64, "scalar", "ns", "MPI: uncertainty of clock_offset_finalize_ns") \
     X(RANK_METADATA, "/rank<N>", "metadata", GROUP, NONE, "", "",              \
       "per-rank metadata: one UTF-8 string attribute per key")                 \
     X(THREADS, "/rank<N>", "threads", GROUP, NONE, "", "",                     \
@@ -186,9 +195,43 @@ typedef enum sp_schema_type {
     X(CLOCK_CALIBRATION, "clock_calibration",                                  \
       "ticks-to-ns calibration of the clock (e.g. TSC frequency in Hz)")       \
     X(MPI_SIZE, "mpi_size", "number of MPI ranks (1 without MPI)")             \
+    X(MPI_WRITER, "mpi_writer",                                                \
+      "MPI: the writer that made the file, parallel-hdf5 or token")            \
     X(NUM_THREADS, "num_threads", "threads that recorded calls, all ranks")    \
     X(OMP_NUM_THREADS, "omp_num_threads",                                      \
-      "value of OMP_NUM_THREADS (absent when unset)")
+      "value of OMP_NUM_THREADS (absent when unset)")                          \
+    /* Recording modes (recorder/src/sp_mode_*.c; absent when unused). */     \
+    X(RECORDING_MODE, "recording_mode",                                        \
+      "time-only, line-profiler or likwid, + recursive, perf-events, ...")     \
+    X(RUN_MODE, "run_mode", "scope-profiler run: traced or sampled call stacks") \
+    X(SYMBOLIZER, "symbolizer", "what named addresses: libdw or dladdr")       \
+    X(RECURSIVE_MAX_DEPTH, "recursive_max_depth", "traced nesting recorded")   \
+    X(RECURSIVE_DEPTH_SKIPPED, "recursive_depth_skipped",                      \
+      "traced calls deeper than that, not recorded")                           \
+    X(RECURSIVE_THROTTLED, "recursive_throttled",                              \
+      "functions no longer traced: name (calls, mean); ...")                   \
+    X(LINE_SAMPLER, "line_sampler", "perf_event cpu-clock or posix timer")     \
+    X(LINE_SAMPLE_HZ, "line_sample_hz", "samples per second of CPU asked")     \
+    X(LINE_SAMPLE_HZ_EFFECTIVE, "line_sample_hz_effective",                    \
+      "samples per second of CPU obtained")                                    \
+    X(LINE_SAMPLES, "line_samples", "samples taken in regions, all threads")   \
+    X(LINE_SAMPLES_LOST, "line_samples_lost", "samples that could not be kept") \
+    X(LINE_UNWINDER, "line_unwinder", "libunwind or none")                     \
+    X(PERF_EVENTS, "perf_events", "perf_event counters recorded")              \
+    X(PERF_EVENTS_DROPPED, "perf_events_dropped",                              \
+      "counters asked for but not countable here, with the reason")            \
+    X(PERF_EVENTS_FAILED_READS, "perf_events_failed_reads",                    \
+      "group reads that failed (those calls have no counts)")                  \
+    X(LIKWID_EVENTS, "likwid_events", "LIKWID_EVENTS: group or event list")    \
+    X(LIKWID_ARCH, "likwid_arch", "LIKWID's name of the CPU architecture")     \
+    X(LIKWID_GROUP_FILES, "likwid_group_files", "group files read, '|'-separated") \
+    X(LIKWID_FALLBACK, "likwid_fallback",                                      \
+      "why LIKWID could not measure (time only was recorded)")                 \
+    X(STACK_SAMPLER, "stack_sampler", "scope-profiler run: the stack sampler") \
+    X(STACK_SAMPLE_HZ, "stack_sample_hz", "stack samples per second of CPU")   \
+    X(STACK_SAMPLES, "stack_samples", "stack samples taken, all threads")      \
+    X(STACK_SAMPLES_LOST, "stack_samples_lost", "stack samples lost")          \
+    X(STACK_UNWINDER, "stack_unwinder", "libunwind or none")
 
 /* Values of sp_run.layout after reading (which layout the file had). */
 #define SP_LAYOUT_NATIVE "scope-profiler"

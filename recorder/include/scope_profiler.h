@@ -91,10 +91,62 @@ typedef struct sp_options {
     bool recursive_profile;      /* false: trace callees (-finstrument-functions) */
     bool use_likwid;             /* false: LIKWID marker regions */
     bool use_line_profiler;      /* false: line-level sampling; wins over use_likwid */
+    /* Recording modes (see "Recording modes" below); 0 / NULL: defaults. */
+    unsigned max_depth;          /* 128: nesting of traced calls recorded */
+    unsigned line_hz;            /* 1000: line samples per second of CPU time */
+    bool likwid_fallback;        /* false: true records time only, with a warning,
+                                    when LIKWID cannot measure (else sp_setup fails) */
+    const char *perf_events;     /* NULL: comma list of perf_event counters read
+                                    around every call, e.g. "task-clock,page-faults" */
+    bool use_mpi_regions;        /* false: under MPI (libscope_profiler_mpi), time the
+                                    MPI calls themselves as regions ("MPI_Allreduce") */
 } sp_options;
 
 /* Fill *o with the defaults documented above. */
 void sp_options_init(sp_options *o);
+
+/*
+ * Recording modes (each adds to the timestamps; see README "Recording modes"):
+ * - recursive_profile: code compiled with -finstrument-functions gets every
+ *   function it calls while a region is open traced as a region named
+ *   "<module>.<function>" (module: source file stem). SP_SCOPE_RECURSIVE /
+ *   sp_region_begin_recursive trace below one region only. Guard rails:
+ *   max_depth, and a function called more than 100,000 times for less than
+ *   1 us each stops being traced (reported at finalize and in metadata).
+ * - use_line_profiler: while a region is open, its thread's instruction
+ *   pointer is sampled (perf_event cpu-clock, else a POSIX CPU-time timer;
+ *   SIGPROF) about line_hz times per second of CPU time; samples become a
+ *   per region line table (`scope-profiler line-profile FILE`).
+ * - use_likwid: every region is also a LIKWID marker region (run the program
+ *   under `likwid-perfctr -g GROUP -m`); raw events and derived metrics are
+ *   stored per region and hardware thread (`scope-profiler inspect --likwid`).
+ *   liblikwid is loaded at sp_setup; without it, or when LIKWID cannot measure
+ *   on this machine, sp_setup returns SP_ENOTSUP (or, with likwid_fallback,
+ *   records time only and says so).
+ * - perf_events: the listed counters (task-clock, page-faults, minor-faults,
+ *   major-faults, context-switches, cpu-migrations, cpu-clock, cycles,
+ *   instructions, cache-misses, branch-misses) are read as one group at every
+ *   begin and end; per region and thread sums are stored
+ *   (`scope-profiler inspect --counters`). Events this machine cannot count
+ *   are dropped with a warning.
+ */
+
+/*
+ * MPI (link -lscope_profiler_mpi instead of -lscope_profiler; nothing changes
+ * in the code). sp_setup() notices whether MPI is initialised (if not yet,
+ * sp_finalize() does); then both are collective: every rank calls them, and
+ * sp_finalize() before MPI_Finalize() (a program that forgets it gets its
+ * file anyway: MPI_Finalize() finalizes the session first). All ranks write
+ * one file with a rank<N> group each, through parallel HDF5, or with
+ * SCOPE_PROFILER_MPI_WRITER=token a token passed from rank to rank; it is
+ * published atomically and every rank returns the same status. Each rank's
+ * clock offset to rank 0 is measured at setup and finalize. With
+ * use_mpi_regions the common MPI calls are timed as regions named after the
+ * call. verbose prints the summary on rank 0 only; *results is the merged
+ * run on rank 0 (read back from the file) and on other ranks that rank's
+ * calls only (the other ranks empty). Built without MPI, use_mpi_regions and
+ * SCOPE_PROFILER_MPI_* are ignored.
+ */
 
 /*
  * Start a profiling session. o == NULL means the defaults.
@@ -106,6 +158,16 @@ void sp_options_init(sp_options *o);
  *   SCOPE_PROFILER_FILE=path        file_path
  *   SCOPE_PROFILER_BUFFER_LIMIT=n   buffer_limit
  *   SCOPE_PROFILER_CLOCK=tsc|monotonic  force the timestamp source
+ *   SCOPE_PROFILER_RECURSIVE=1      recursive_profile
+ *   SCOPE_PROFILER_MAX_DEPTH=n      max_depth
+ *   SCOPE_PROFILER_LINE_PROFILER=1  use_line_profiler (short: SCOPE_PROFILER_LINES=1)
+ *   SCOPE_PROFILER_LINE_HZ=n        line_hz
+ *   SCOPE_PROFILER_LINE_SAMPLER=perf|timer  force the line sampler
+ *   SCOPE_PROFILER_LIKWID=1         use_likwid
+ *   SCOPE_PROFILER_LIKWID_FALLBACK=1  likwid_fallback
+ *   SCOPE_PROFILER_PERF_EVENTS=list perf_events ("" or "none": off)
+ *   SCOPE_PROFILER_MPI_REGIONS=1    use_mpi_regions
+ *   SCOPE_PROFILER_MPI_WRITER=parallel|token  the MPI file writer (below)
  * (values "1", "true", "yes", "on" are true; "0", "false", "no", "off" false).
  *
  * Calling it again ends the current session (its data is discarded unless
@@ -144,6 +206,13 @@ sp_region *sp_region_get(const char *name);
  * reported at finalize, never a crash. */
 void sp_region_begin(sp_region *r);
 void sp_region_end(sp_region *r);
+
+/* Like sp_region_begin/end, and while the call is open the thread's
+ * functions compiled with -finstrument-functions are traced as regions (in
+ * any session that records, whatever recursive_profile says). Ending it
+ * first closes the traced calls still open inside it. */
+void sp_region_begin_recursive(sp_region *r);
+void sp_region_end_recursive(sp_region *r);
 
 /* The kind of recording r does in the current session. */
 sp_region_kind sp_region_get_kind(const sp_region *r);
@@ -248,10 +317,16 @@ void sp_run_free(sp_run *run);
 #define SP__CAT(a, b) SP__CAT2(a, b)
 #define SP__ID(base) SP__CAT(base, __LINE__)
 
+/* The inline helpers below must not call the -finstrument-functions hooks
+ * themselves (GCC instruments inline functions too). */
+#define SP__NO_INSTRUMENT __attribute__((no_instrument_function))
+
 #if defined(SCOPE_PROFILER_DISABLE)
 
 #define SP_SCOPE(name) if (1)
 #define SP_FUNCTION() ((void)0)
+#define SP_SCOPE_RECURSIVE(name) if (1)
+#define SP_FUNCTION_RECURSIVE() ((void)0)
 
 #else
 
@@ -267,7 +342,8 @@ extern int sp__recording;
 
 /* Resolve the call-site handle once (benign race: every thread gets the same
  * handle), then begin. */
-static inline sp__scope_guard sp__scope_open(sp_region **slot, const char *name)
+static inline SP__NO_INSTRUMENT sp__scope_guard sp__scope_open(sp_region **slot,
+                                                                const char *name)
 {
     sp__scope_guard g = {NULL};
     if (!__atomic_load_n(&sp__recording, __ATOMIC_RELAXED))
@@ -282,10 +358,35 @@ static inline sp__scope_guard sp__scope_open(sp_region **slot, const char *name)
     return g;
 }
 
-static inline void sp__scope_close(sp__scope_guard *g)
+static inline SP__NO_INSTRUMENT void sp__scope_close(sp__scope_guard *g)
 {
     if (g->region) {
         sp_region_end(g->region);
+        g->region = NULL;
+    }
+}
+
+/* The recursive variants: same guard, the other begin/end pair. */
+static inline SP__NO_INSTRUMENT sp__scope_guard sp__scope_open_recursive(sp_region **slot,
+                                                                          const char *name)
+{
+    sp__scope_guard g = {NULL};
+    if (!__atomic_load_n(&sp__recording, __ATOMIC_RELAXED))
+        return g;
+    sp_region *r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (__builtin_expect(r == NULL, 0)) {
+        r = sp_region_get(name);
+        __atomic_store_n(slot, r, __ATOMIC_RELEASE);
+    }
+    sp_region_begin_recursive(r);
+    g.region = r;
+    return g;
+}
+
+static inline SP__NO_INSTRUMENT void sp__scope_close_recursive(sp__scope_guard *g)
+{
+    if (g->region) {
+        sp_region_end_recursive(g->region);
         g->region = NULL;
     }
 }
@@ -307,6 +408,21 @@ static inline void sp__scope_close(sp__scope_guard *g)
     sp__scope_guard SP__ID(sp__fguard_)                                        \
         __attribute__((cleanup(sp__scope_close), unused)) =                    \
             sp__scope_open(SP__SLOT(), __func__)
+
+/* SP_SCOPE_RECURSIVE("name") { ... } and SP_FUNCTION_RECURSIVE(): as
+ * SP_SCOPE / SP_FUNCTION, and the functions called inside (compiled with
+ * -finstrument-functions) are traced as regions "<module>.<function>". */
+#define SP_SCOPE_RECURSIVE(name)                                               \
+    for (sp__scope_guard SP__ID(sp__guard_)                                    \
+             __attribute__((cleanup(sp__scope_close_recursive))) =             \
+             sp__scope_open_recursive(SP__SLOT(), (name)),                     \
+             *SP__ID(sp__once_) = &SP__ID(sp__guard_);                         \
+         SP__ID(sp__once_); SP__ID(sp__once_) = NULL)
+
+#define SP_FUNCTION_RECURSIVE()                                                \
+    sp__scope_guard SP__ID(sp__fguard_)                                        \
+        __attribute__((cleanup(sp__scope_close_recursive), unused)) =          \
+            sp__scope_open_recursive(SP__SLOT(), __func__)
 
 #endif /* SCOPE_PROFILER_DISABLE */
 

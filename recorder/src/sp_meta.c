@@ -28,6 +28,7 @@ static const char *const reserved[] = {
     "timestamp", "hostname", "user", "command_line", "working_directory",
     "scope_profiler_version", "compiler", "cpu_model", "total_cores", "clock_source",
     "num_threads", "omp_num_threads", "mpi_size", "pid", "platform",
+    "mpi_writer", /* set under MPI (sp_mpi_session.c) */
 };
 static const char *const reserved_prefix[] = {"slurm_", "clock_"};
 

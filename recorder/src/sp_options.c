@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "sp_error.h"
+#include "sp_modes.h"
 #include "sp_recorder.h"
 
 void sp_options_init(sp_options *o)
@@ -15,6 +16,8 @@ void sp_options_init(sp_options *o)
     memset(o, 0, sizeof *o);
     o->file_path = "profiling_data.h5";
     o->buffer_limit = 1024;
+    o->max_depth = SP__DEFAULT_MAX_DEPTH; /* recording modes (sp_mode_config.c) */
+    o->line_hz = SP__DEFAULT_LINE_HZ;
 }
 
 /* An environment value, or NULL when unset or empty (empty means unset). */
@@ -77,24 +80,20 @@ static int pick_clock(sp__clock_source *out)
     return sp__error(SP_EINVAL, "SCOPE_PROFILER_CLOCK='%s': expected tsc or monotonic", v);
 }
 
-/* The kind of region the options ask for; SP_ENOTSUP for modes not built in.
- * deactivate_profiling wins over everything, use_line_profiler over
- * use_likwid (as in the Python package). */
+/* The kind of region the options ask for. deactivate_profiling wins over
+ * everything, use_line_profiler over use_likwid (as in the Python package).
+ * recursive_profile and perf_events add to any kind (sp_mode_config.c);
+ * whether LIKWID can measure is found out by sp_setup (sp_likwid.c). */
 static int pick_kind(const sp_options *o, bool disabled, sp_region_kind *out)
 {
-    if (disabled) {
+    if (disabled)
         *out = SP_REGION_DISABLED;
-        return 0;
-    }
-    if (o->use_line_profiler)
-        return sp__error(SP_ENOTSUP,
-                         "use_line_profiler: line-level sampling is not built in yet");
-    if (o->use_likwid)
-        return sp__error(SP_ENOTSUP, "use_likwid: LIKWID recording is not built in yet");
-    if (o->recursive_profile)
-        return sp__error(SP_ENOTSUP,
-                         "recursive_profile: tracing callees is not built in yet");
-    *out = SP_REGION_TIME_ONLY;
+    else if (o->use_line_profiler)
+        *out = SP_REGION_LINE_PROFILER;
+    else if (o->use_likwid)
+        *out = SP_REGION_FULL;
+    else
+        *out = SP_REGION_TIME_ONLY;
     return 0;
 }
 
@@ -114,6 +113,8 @@ int sp__config_resolve(const sp_options *user, sp__config *out)
         return rc;
     if (env("SCOPE_PROFILER_FILE"))
         o.file_path = env("SCOPE_PROFILER_FILE");
+    if ((rc = sp__modes_env(&o))) /* recording modes' variables */
+        return rc;
 
     if (o.buffer_limit == 0 || o.buffer_limit > (uint64_t)SP__IDX_MASK)
         return sp__error(SP_EINVAL, "buffer_limit=%zu: expected 1 to %llu calls",
@@ -126,6 +127,8 @@ int sp__config_resolve(const sp_options *user, sp__config *out)
         out->clock = SP__CLOCK_MONOTONIC; /* nothing is timed */
 
     out->buffer_limit = o.buffer_limit;
+    if ((rc = sp__modes_fill(&o, out))) /* recording modes' options */
+        return rc;
     out->file_output = !o.deactivate_profiling && !o.deactivate_file_output;
     if (out->file_output) {
         if (!o.file_path || !*o.file_path)

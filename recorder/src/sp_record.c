@@ -251,10 +251,11 @@ const sp__ops_t *sp__ops_for(sp_region_kind kind, sp__clock_source clock)
     case SP_REGION_DISABLED:
         return &ops_disabled;
     case SP_REGION_TIME_ONLY:
+    /* LIKWID markers and line sampling time their calls with this table too:
+     * sp__modes_activate() wraps it (sp_mode_table.c). */
+    case SP_REGION_FULL:
+    case SP_REGION_LINE_PROFILER:
         return clock == SP__CLOCK_TSC ? &ops_time_tsc : &ops_time_mono;
-    case SP_REGION_FULL:          /* LIKWID markers: a later table */
-    case SP_REGION_LINE_PROFILER: /* line sampling: a later table */
-        return NULL;
     }
     return NULL;
 }

@@ -174,6 +174,12 @@ typedef struct sp__config {
     char *file_path; /* malloc'ed copy, NULL without file output */
     size_t buffer_limit;
     sp__clock_source clock;
+    /* Recording modes beyond time-only (sp_modes.h, sp_mode_table.c): */
+    bool recursive;        /* recursive_profile: every region traces callees */
+    bool likwid_fallback;  /* record time only when LIKWID cannot measure */
+    unsigned max_depth;    /* traced call nesting recorded */
+    unsigned line_hz;      /* line samples per second */
+    char perf_events[256]; /* comma list of perf_event counters, "" = off */
 } sp__config;
 
 /* Apply SCOPE_PROFILER_* to o (NULL: defaults) and validate. Returns 0,

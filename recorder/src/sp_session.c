@@ -14,6 +14,8 @@
 #include "sp_analysis.h"
 #include "sp_error.h"
 #include "sp_h5.h"
+#include "sp_modes.h"
+#include "sp_mpi.h"
 #include "sp_recorder.h"
 
 sp__session sp__sess;
@@ -40,6 +42,7 @@ static void end_session_locked(void)
 {
     sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
     sp__threads_reset();
+    sp__modes_reset(); /* recording modes' per-thread data (sp_mode_table.c) */
     sp_kvlist_free(&sp__user_meta);
     free(sp__sess.file_path);
     sp__sess.file_path = NULL;
@@ -52,6 +55,19 @@ int sp_setup(const sp_options *o)
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
         return rc;
+    /* MPI (sp_mpi.h; a no-op in the serial library): notice MPI, measure
+     * this rank's clock offset (collective), MPI call regions. */
+    if ((rc = sp__mpi_setup(o, cfg.kind != SP_REGION_DISABLED)) != 0) {
+        free(cfg.file_path);
+        return rc;
+    }
+    /* Recording modes (sp_mode_table.c): probe LIKWID, perf_event, samplers;
+     * a LIKWID fallback turns the kind into time-only. */
+    sp__mode_plan plan;
+    if ((rc = sp__modes_prepare(&cfg, &plan)) != 0) {
+        free(cfg.file_path);
+        return rc;
+    }
     const sp__ops_t *ops = sp__ops_for(cfg.kind, cfg.clock);
     if (!ops) {
         free(cfg.file_path);
@@ -76,7 +92,7 @@ int sp_setup(const sp_options *o)
     iso_now(sp__sess.timestamp, sizeof sp__sess.timestamp);
     sp__clock_calib_start(&sp__sess.calib, cfg.clock);
     sp__sess.active = true;
-    sp__set_ops(ops);
+    sp__set_ops(sp__modes_activate(&plan, ops)); /* ops itself without modes */
     pthread_mutex_unlock(&sp__lock);
     return 0;
 }
@@ -124,12 +140,15 @@ static int take_session_locked(sp_run **run, sp__balance *bal, char **path, bool
 {
     sp__clock_source src = sp__sess.calib.source;
     sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    sp__modes_stop(); /* samplers off, LIKWID closed (sp_mode_table.c) */
     int64_t close_ticks = sp__clock_ticks(src);
     sp__sess.calib.p1 = sp__clock_sample(src);
     int rc = 0;
     if (sp__sess.kind != SP_REGION_DISABLED) {
         rc = sp__collect_run(close_ticks, run, bal);
-        if (rc == 0 && (rc = sp__meta_fill(*run, (*run)->ranks[0].nthreads)) != 0) {
+        if (rc == 0 && (rc = sp__meta_fill(*run, (*run)->ranks[0].nthreads)) == 0)
+            rc = sp__modes_collect(*run); /* line samples, counters, traced names */
+        if (rc != 0 && *run) {
             sp_run_free(*run);
             *run = NULL;
         }
@@ -159,19 +178,27 @@ int sp_finalize(bool verbose, sp_run **results)
     int rc = take_session_locked(&run, &bal, &path, &file_output);
     pthread_mutex_unlock(&sp__lock);
     if (rc != 0 || !run) { /* out of memory, or profiling deactivated */
+        sp__mpi_finalize_failed(rc); /* MPI: the other ranks must not wait */
         free(path);
         return rc;
     }
 
     char unbalanced[1024];
     balance_message(&bal, unbalanced, sizeof unbalanced);
-    if (verbose)
+    if (verbose) {
         print_warnings(&bal, unbalanced);
+        sp__modes_print_warnings(stdout); /* throttling, fallbacks, lost samples */
+    }
 
     run->schema_version = SP_SCHEMA_VERSION;
     run->layout = strdup("scope-profiler");
     int wrc = 0;
-    if (file_output) {
+    if (sp__mpi_session()) {
+        /* MPI (sp_mpi_session.c): every rank's run goes into one file; on
+         * rank 0, run becomes the merged run; verbose only on rank 0. */
+        wrc = sp__mpi_finalize(&run, file_output ? path : NULL, &verbose,
+                               verbose || results);
+    } else if (file_output) {
         wrc = sp_h5_write(run, path);
         if (wrc == 0)
             run->source_path = strdup(path);

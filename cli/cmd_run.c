@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_run.c - `scope-profiler run [OPTIONS] PROGRAM [ARGS...]`: profile a
+ * program that was never edited. The program is exec'ed (this process
+ * becomes it, so its exit status and signals are its own) with
+ * libscope_profiler_preload.so in LD_PRELOAD, which starts a session when it
+ * loads and writes the file when the program ends (see
+ * recorder/preload/sp_preload.c).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__SANITIZE_ADDRESS__)
+#include <link.h>
+#endif
+
+#include "cli_common.h"
+#include "cli_verbs.h"
+
+static const char run_usage[] =
+    "usage: " SP_CLI_NAME " run [-o FILE] [--all] [--mode auto|trace|sample] [--hz N] [-q]\n"
+    "                         PROGRAM [ARGS...]\n\n"
+    "Profile PROGRAM without editing it and without a setup call: it runs with\n"
+    "libscope_profiler_preload.so preloaded, which records from start to exit and\n"
+    "writes FILE when the program returns from main, calls exit(), gets SIGINT or\n"
+    "SIGTERM, or calls MPI_Finalize. The summary is printed on stderr.\n\n"
+    "A program compiled with -finstrument-functions has every function call traced\n"
+    "(regions \"<module>.<function>\"); any other program has its call stacks sampled\n"
+    "(CPU time, N per second) and each function becomes a region whose calls and\n"
+    "times are estimated from the samples (flagged \"sampled\").\n\n"
+    "Options:\n"
+    "  -o, --output FILE  the HDF5 file to write (default profiling_data.h5)\n"
+    "  -a, --all          keep frames of libc, the loader and system libraries\n"
+    "                     (left out by default; sampling only)\n"
+    "  -m, --mode MODE    auto (default: trace if instrumented, else sample),\n"
+    "                     trace, or sample\n"
+    "      --hz N         stack samples per second of CPU time (default 1000)\n"
+    "  -q, --quiet        print no summary\n"
+    "  -h, --help         show this help\n\n"
+    "Environment: SCOPE_PROFILER_PRELOAD=path overrides where the preload library\n"
+    "is looked for; every SCOPE_PROFILER_* variable of sp_setup() applies.\n"
+    "Under mpirun, run each rank: mpirun -n 4 " SP_CLI_NAME " run ./app. With the MPI\n"
+    "build (libscope_profiler_mpi_preload.so) the ranks are gathered into one FILE\n"
+    "in MPI_Finalize; otherwise each rank writes FILE.rank<N>.h5.\n";
+
+/* Where the preload library `name` is: $SCOPE_PROFILER_PRELOAD, else next
+ * to this program (<bindir>/../lib..., as installed, or <build>/cli/../lib).
+ * quiet: report nothing when it is not there. */
+static int find_preload(const char *name, bool quiet, char *out, size_t size)
+{
+    const char *env = getenv("SCOPE_PROFILER_PRELOAD");
+    if (env && *env) {
+        if (access(env, R_OK) != 0) {
+            sp__cli_error("run: SCOPE_PROFILER_PRELOAD=%s: %s", env, strerror(errno));
+            return -1;
+        }
+        snprintf(out, size, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        sp__cli_error("run: cannot find this program's directory");
+        return -1;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    static const char *const rel[] = {"../lib",
+                                      "../lib64",
+                                      "../lib/x86_64-linux-gnu",
+                                      "../lib/aarch64-linux-gnu",
+                                      "../lib/scope-profiler",
+                                      "."};
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        int w = snprintf(out, size, "%s/%s/%s", exe, rel[i], name);
+        char real[PATH_MAX];
+        if (w > 0 && (size_t)w < size && access(out, R_OK) == 0 && realpath(out, real)) {
+            snprintf(out, size, "%s", real);
+            return 0;
+        }
+    }
+    if (!quiet)
+        sp__cli_error("run: %s not found next to %s (set SCOPE_PROFILER_PRELOAD)", name, exe);
+    return -1;
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+/* An AddressSanitizer build of the preload library needs the ASan runtime
+ * loaded first: preload the one this program uses. */
+static int find_asan(struct dl_phdr_info *info, size_t size, void *data)
+{
+    (void)size;
+    if (info->dlpi_name && strstr(info->dlpi_name, "libasan")) {
+        snprintf(data, PATH_MAX, "%s", info->dlpi_name);
+        return 1;
+    }
+    return 0;
+}
+#endif
+
+/* The index of PROGRAM in argv: the first operand (options before it are
+ * ours, everything after it is the program's). */
+static int program_index(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--") == 0)
+            return i + 1;
+        if (a[0] != '-' || a[1] == '\0')
+            return i;
+        /* Options that take a separate argument. */
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "-m") == 0 ||
+            strcmp(a, "--mode") == 0 || strcmp(a, "--hz") == 0)
+            i++;
+    }
+    return argc;
+}
+
+int sp__cmd_run(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"all", no_argument, NULL, 'a'},
+                                             {"mode", required_argument, NULL, 'm'},
+                                             {"hz", required_argument, NULL, 'z'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {0, 0, 0, 0}};
+    int prog = program_index(argc, argv);
+    const char *output = NULL, *mode = "auto", *hz = NULL;
+    bool all = false, quiet = false;
+    int c;
+    sp__cli_getopt_reset();
+    while ((c = sp__cli_getopt(prog, argv, "o:am:qh", longopts)) != -1) {
+        switch (c) {
+        case 'o':
+            output = optarg;
+            break;
+        case 'a':
+            all = true;
+            break;
+        case 'm':
+            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "trace") != 0 &&
+                strcmp(optarg, "sample") != 0)
+                return sp__cli_usage_error(argv[0], "--mode '%s': expected auto, trace or sample",
+                                           optarg);
+            mode = optarg;
+            break;
+        case 'z': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 100000)
+                return sp__cli_usage_error(argv[0], "--hz '%s': expected 1 to 100000", optarg);
+            hz = optarg;
+            break;
+        }
+        case 'q':
+            quiet = true;
+            break;
+        case 'h':
+            fputs(run_usage, stdout);
+            return sp__cli_finish_output(SP_CLI_EXIT_OK);
+        default:
+            return SP_CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < prog)
+        return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+    if (prog >= argc)
+        return sp__cli_usage_error(argv[0], "missing PROGRAM");
+
+    /* Under mpirun, the MPI build (one file for the job) when it exists. */
+    char lib[PATH_MAX];
+    bool under_mpi = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
+    if ((!under_mpi ||
+         find_preload("libscope_profiler_mpi_preload.so", true, lib, sizeof lib) != 0) &&
+        find_preload("libscope_profiler_preload.so", false, lib, sizeof lib) != 0)
+        return SP_CLI_EXIT_FAILURE;
+    char preload[3 * PATH_MAX];
+    const char *old = getenv("LD_PRELOAD");
+    char asan[PATH_MAX] = "";
+#if defined(__SANITIZE_ADDRESS__)
+    dl_iterate_phdr(find_asan, asan);
+#endif
+    snprintf(preload, sizeof preload, "%s%s%s%s%s", asan, *asan ? ":" : "", lib,
+             old && *old ? ":" : "", old && *old ? old : "");
+    if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv("SCOPE_PROFILER_RUN", "1", 1) != 0 ||
+        setenv("SCOPE_PROFILER_RUN_MODE", mode, 1) != 0 ||
+        (output && setenv("SCOPE_PROFILER_FILE", output, 1) != 0) ||
+        (all && setenv("SCOPE_PROFILER_RUN_ALL", "1", 1) != 0) ||
+        (hz && setenv("SCOPE_PROFILER_SAMPLE_HZ", hz, 1) != 0) ||
+        (quiet && setenv("SCOPE_PROFILER_RUN_QUIET", "1", 1) != 0)) {
+        sp__cli_error("run: cannot set the environment: %s", strerror(errno));
+        return SP_CLI_EXIT_FAILURE;
+    }
+    fflush(NULL);
+    execvp(argv[prog], argv + prog);
+    sp__cli_error("run: cannot run '%s': %s", argv[prog], strerror(errno));
+    return errno == ENOENT ? 127 : 126; /* as shells do */
+}

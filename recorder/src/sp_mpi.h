@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_mpi.h - the recorder's MPI hooks (internal).
+ *
+ * The same recorder sources build two libraries: libscope_profiler (serial
+ * HDF5, no MPI) and libscope_profiler_mpi (compiled with -DSP_WITH_MPI=1,
+ * Open MPI + the Open MPI flavour of HDF5). sp_setup() and sp_finalize() call
+ * the hooks below unconditionally; sp_mpi_stub.c makes them no-ops in the
+ * serial library, sp_mpi_session.c implements them in the MPI library.
+ *
+ * Under MPI a session is collective: every rank calls sp_setup() and
+ * sp_finalize(). The recorder talks to the other ranks on its own duplicate
+ * of MPI_COMM_WORLD, through the PMPI_ entry points only, so its messages
+ * never meet the program's and are never timed as MPI call regions.
+ */
+#ifndef SP_MPI_H
+#define SP_MPI_H
+
+#include <stdbool.h>
+
+#include "scope_profiler.h"
+#include "sp_model.h"
+
+#pragma GCC visibility push(hidden)
+
+/*
+ * sp_setup(), after the options were validated and before the session
+ * starts (sp__lock not held). Reads SCOPE_PROFILER_MPI_WRITER and
+ * SCOPE_PROFILER_MPI_REGIONS; if MPI is initialised, duplicates the
+ * communicator and measures this rank's clock offset to rank 0 (collective),
+ * and switches the MPI call regions on if asked (they record once the
+ * session starts: until then sp_region_begin records nothing).
+ * recording: false for a session that records nothing (no MPI work at all).
+ * Returns 0, SP_EINVAL (bad environment value), SP_EIO (an MPI call failed).
+ */
+int sp__mpi_setup(const sp_options *o, bool recording);
+
+/* Whether the session being finalized ends under MPI: MPI was initialised at
+ * sp_setup() or is now (and not finalized). Every rank answers the same. */
+bool sp__mpi_session(void);
+
+/*
+ * sp_finalize(), when this rank could not gather its run (rc < 0): take part
+ * in the ranks' first agreement with the failure, so that the other ranks
+ * fail with the reason instead of waiting. No-op without an MPI session.
+ */
+void sp__mpi_finalize_failed(int rc);
+
+/*
+ * sp_finalize() under MPI, instead of sp_h5_write(): agree with the other
+ * ranks, measure the clock offset again, merge the region tables, make *run
+ * the P-rank run of this rank (its own calls at index rank, the other ranks
+ * empty), write path (NULL: no file) with the chosen writer, and on rank 0
+ * replace *run by the merged file read back when want_merged. *verbose
+ * becomes false on every rank but 0 (one summary per job).
+ * Returns the same status on every rank: 0, SP_EIO (with the failing rank's
+ * reason; no file left), SP_ENOMEM, SP_ESTATE (MPI already finalized).
+ */
+int sp__mpi_finalize(sp_run **run, const char *path, bool *verbose, bool want_merged);
+
+#pragma GCC visibility pop
+
+#endif

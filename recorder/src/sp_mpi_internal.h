@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_mpi_internal.h - state and helpers shared by the recorder's MPI files
+ * (sp_mpi_*.c; libscope_profiler_mpi only, compiled with SP_WITH_MPI).
+ */
+#ifndef SP_MPI_INTERNAL_H
+#define SP_MPI_INTERNAL_H
+
+#ifdef SP_WITH_MPI
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sp_h5_write_mpi.h"
+#include "sp_model.h"
+#include "sp_mpi.h"
+
+#pragma GCC visibility push(hidden)
+
+/* The MPI side of the current session (touched by sp_setup/sp_finalize and
+ * MPI_Finalize only, which the program calls from one thread). */
+typedef struct sp__mpi_state {
+    bool have_comm; /* comm is our duplicate of MPI_COMM_WORLD */
+    MPI_Comm comm;
+    int rank, size;
+    bool at_setup;          /* MPI was initialised when the session began */
+    sp__h5_mpi_clock clock; /* this rank's offset measurements (err < 0: none) */
+    sp__h5_mpi_writer writer;
+} sp__mpi_state;
+
+extern sp__mpi_state sp__mpi;
+
+/* Duplicate MPI_COMM_WORLD once (collective the first time). 0 or SP_EIO. */
+int sp__mpi_comm(void);
+
+/*
+ * Measure this rank's clock offset to rank 0 (collective over comm): after a
+ * barrier, rank 0 plays ping-pong with each rank in turn, SP__MPI_ROUNDS
+ * rounds, and keeps the round with the smallest round trip: it sent at t0,
+ * the rank answered with its clock reading t_r, the answer arrived at t1;
+ * rtt = t1 - t0, d = t_r - (t0 + rtt/2) (how far the rank's clock is ahead).
+ * *offset_ns = -d (what to add to the rank's times to put them on rank 0's
+ * clock), *err_ns = ceil(rtt/2) (t_r lies between t0 and t1, so the true
+ * offset is within that of the estimate). Rank 0 gets 0 and 0.
+ * Returns 0 or SP_EIO.
+ */
+#define SP__MPI_ROUNDS 10
+int sp__mpi_clock_offset(MPI_Comm comm, int rank, int size, int64_t *offset_ns, int64_t *err_ns);
+
+/* One offset for the whole run from the two measurements (either may be
+ * missing: err < 0): their mean, uncertain by the larger error plus half
+ * their difference (so it covers both ends of the run). */
+void sp__mpi_clock_combine(const sp__h5_mpi_clock *c, int64_t *offset_ns, int64_t *err_ns);
+
+/*
+ * Make run (this rank's one-rank run) the rank's part of the job's run
+ * (collective): the global region table (rank 0's names first, then each
+ * rank's new names in rank order; built on rank 0 and broadcast), this
+ * rank's region ids in calls and dropped remapped to it, and nranks = size
+ * with this rank's data at index rank (the others empty). Returns the same
+ * status on every rank: 0, SP_ENOMEM, SP_EIO.
+ */
+int sp__mpi_merge_run(sp_run *run, MPI_Comm comm, int rank, int size);
+
+/* ---- MPI call regions (sp_mpi_pmpi.c) ---- */
+
+/* Nonzero while the PMPI wrappers time MPI calls as regions. */
+extern int sp__mpi_regions_on;
+
+/* Resolve the region handles of the wrapped calls ("MPI_Send", ...). */
+void sp__mpi_regions_resolve(void);
+
+/* Switch the wrappers' timing on or off. */
+void sp__mpi_regions_set(bool on);
+
+#pragma GCC visibility pop
+
+#endif /* SP_WITH_MPI */
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_mpi_stub.c - the MPI hooks of sp_mpi.h in the serial library: without
+ * MPI a session is never an MPI session. (libscope_profiler_mpi compiles
+ * the real ones, sp_mpi_session.c, instead.)
+ */
+#ifndef SP_WITH_MPI
+
+#include "sp_error.h"
+#include "sp_mpi.h"
+
+int sp__mpi_setup(const sp_options *o, bool recording)
+{
+    return 0;
+}
+
+bool sp__mpi_session(void)
+{
+    return false;
+}
+
+void sp__mpi_finalize_failed(int rc) {}
+
+int sp__mpi_finalize(sp_run **run, const char *path, bool *verbose, bool want_merged)
+{
+    return sp__error(SP_ENOTSUP, "sp_finalize: this library was built without MPI");
+}
+
+#else
+typedef int sp__mpi_stub_unused; /* ISO C: no empty translation unit */
+#endif

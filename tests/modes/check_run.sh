@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `scope-profiler run` on a program that knows nothing of scope-profiler:
+# sampled call stacks (plain build), traced calls (-finstrument-functions
+# build), exit() and SIGTERM endings, threads, --all, usage errors.
+#   check_run.sh SCOPE_PROFILER RUN_TARGET RUN_TARGET_INSTRUMENTED
+set -uo pipefail
+sp=$1 plain=$2 instr=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+has() { grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "$3"; }; }
+lacks() { ! grep -q -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "$3"; }; }
+
+# 1. Sampled (no instrumentation): the tree of main -> solve -> kernels,
+#    the summary on stderr (stdout stays the program's), "sampled" said.
+"$sp" run -o "$work/s.h5" "$plain" normal 300 >"$work/out" 2>"$work/err"
+rc=$?
+[ $rc = 0 ] || fail "sampled run exited $rc"
+has "$work/out" "^run_target: done$" "program output on stdout"
+lacks "$work/out" "region" "summary must not go to stdout"
+has "$work/err" "run_target.main" "main sampled"
+has "$work/err" "└─ run_target.solve" "solve under main"
+has "$work/err" "run_target.kernel_a" "kernel_a sampled"
+has "$work/err" "run_target.kernel_b" "kernel_b sampled"
+has "$work/err" "Sampled: calls and times of" "summary says sampled"
+lacks "$work/err" "_start" "_start is left out"
+lacks "$work/err" "libc" "libc frames are left out by default"
+"$sp" inspect "$work/s.h5" >"$work/inspect" || fail "inspect of the sampled file"
+has "$work/inspect" "run_mode.*sampled" "metadata says sampled"
+has "$work/inspect" "stack_samples" "sample count in metadata"
+"$sp" summary "$work/s.h5" >"$work/summary" || fail "summary of the sampled file"
+has "$work/summary" "Sampled:" "summary of the file says sampled"
+has "$work/summary" "run_target.kernel_a" "file has kernel_a"
+
+# 2. --all keeps the system's frames (libc's start-up code above main).
+"$sp" run --all -q -o "$work/all.h5" "$plain" normal 100 >/dev/null 2>&1 || fail "--all run"
+"$sp" inspect "$work/all.h5" >"$work/inspect_all" || fail "inspect --all file"
+has "$work/inspect_all" "libc" "--all keeps libc frames"
+
+# 3. Traced (-finstrument-functions): exact calls, no sampling.
+"$sp" run -o "$work/t.h5" "$instr" normal 200 >"$work/out" 2>"$work/err" || fail "traced run"
+has "$work/err" "run_target.main" "main traced"
+has "$work/err" "run_target.now_ms ([0-9]*x)" "now_ms traced with a call count"
+lacks "$work/err" "Sampled:" "traced is not sampled"
+"$sp" inspect "$work/t.h5" >"$work/inspect" || fail "inspect of the traced file"
+has "$work/inspect" "run_mode.*traced" "metadata says traced"
+# --mode sample on the instrumented binary samples it anyway.
+"$sp" run --mode sample -q -o "$work/ts.h5" "$instr" normal 100 >/dev/null 2>&1 || fail "forced sampling"
+"$sp" inspect "$work/ts.h5" | grep -q "run_mode.*sampled" || fail "--mode sample"
+
+# 4. exit() from inside a function: the file is written, the status kept.
+"$sp" run -q -o "$work/e.h5" "$plain" exit 300 >/dev/null 2>&1
+rc=$?
+[ $rc = 3 ] || fail "exit status 3 expected, got $rc"
+"$sp" summary "$work/e.h5" >"$work/summary" || fail "no file after exit()"
+has "$work/summary" "run_target.kernel_a" "exit(): kernel_a recorded"
+"$sp" run -q -o "$work/te.h5" "$instr" exit 200 >/dev/null 2>&1
+[ $? = 3 ] || fail "traced exit status"
+"$sp" summary "$work/te.h5" | grep -q "run_target.kernel_b" || fail "traced exit(): kernel_b"
+
+# 5. SIGTERM: finalized in the handler, then the program dies of the signal.
+"$sp" run -q -o "$work/k.h5" "$plain" term 300 >/dev/null 2>&1
+rc=$?
+[ $rc = 143 ] || fail "death by SIGTERM (143) expected, got $rc"
+"$sp" summary "$work/k.h5" | grep -q "run_target.kernel_a" || fail "no file after SIGTERM"
+"$sp" run -q -o "$work/tk.h5" "$instr" term 200 >/dev/null 2>&1
+[ $? = 143 ] || fail "traced SIGTERM status"
+"$sp" summary "$work/tk.h5" | grep -q "run_target.kernel_a" || fail "traced SIGTERM file"
+#    ... and from outside, while the program runs.
+"$sp" run -q -o "$work/k2.h5" "$plain" normal 5000 >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+[ $rc = 143 ] || fail "external SIGTERM: status $rc"
+"$sp" summary "$work/k2.h5" | grep -q "run_target.main" || fail "external SIGTERM: no file"
+
+# 6. Threads: every thread's stacks.
+"$sp" run -o "$work/th.h5" "$plain" threads 200 >/dev/null 2>"$work/err" || fail "threads run"
+has "$work/err" "run_target.worker (2x)" "two worker threads sampled"
+
+# 7. Usage.
+"$sp" run >/dev/null 2>"$work/err"
+[ $? = 2 ] || fail "missing PROGRAM is a usage error"
+has "$work/err" "missing PROGRAM" "message for missing PROGRAM"
+"$sp" run "$work/no-such-program" >/dev/null 2>"$work/err"
+[ $? = 127 ] || fail "unknown program: 127"
+"$sp" run --hz 0 "$plain" >/dev/null 2>&1
+[ $? = 2 ] || fail "--hz 0 is a usage error"
+echo "modes_run: ok"
