@@ -26,6 +26,7 @@
       "write a self-contained HTML report (two files: with a comparison)")                         \
     X("tui", sp__cmd_tui, "browse a run in the terminal (regions, call tree, ranks, metadata)")    \
     X("line-profile", sp__cmd_line_profile, "print per-line timings of line-sampled regions")     \
+    X("view", sp__cmd_view, "open runs in the desktop viewer (two files: compare them)")         \
     X("run", sp__cmd_run, "profile an unedited program: PROGRAM [ARGS...] (traced or sampled)")
 
 #define SP_CLI_DECLARE_VERB(name, handler, help) int handler(int argc, char **argv);

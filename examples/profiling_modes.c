@@ -3,8 +3,10 @@
  * profiling_modes.c - the tutorial chapter "Profiling modes and configuration"
  * walked through in C: each section sets up a session with different options
  * and prints what was recorded, as the chapter's Python snippets do.
+ * Built with -finstrument-functions for the recursive section.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,8 @@
 #include <unistd.h>
 
 #include <scope_profiler.h>
+
+static volatile double sink; /* keeps hot_function's result alive */
 
 static void workload(void)
 {
@@ -113,16 +117,93 @@ static void buffer_size(const char *dir)
     sp_run_free(run);
 }
 
-/* The modes that need extra machinery: show what this build says of them. */
-static void optional_mode(const char *title, void (*set)(sp_options *))
+/* ---- recursive profiling: the seed's entry -> middle -> 2x leaf ----
+ * This file is compiled with -finstrument-functions (CMake:
+ * scope_profiler_instrument), so SP_SCOPE_RECURSIVE traces what it calls.
+ * Everything else in this file is instrumented too, but outside a recursive
+ * region the hooks return at once. */
+
+static __attribute__((no_instrument_function)) void sleep_ms(long ms)
 {
-    printf("\n## %s\n", title);
+    struct timespec ts = {0, ms * 1000000L};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+}
+
+static __attribute__((noinline)) void leaf(void) { sleep_ms(1); }
+
+static __attribute__((noinline)) void middle(void)
+{
+    for (int i = 0; i < 2; i++)
+        leaf();
+}
+
+static __attribute__((noinline)) void entry(void)
+{
+    SP_SCOPE_RECURSIVE("entry") { middle(); }
+}
+
+static void recursive_profiling(const char *dir)
+{
+    printf("\n## Recursive profiling\n");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/recursive.h5", dir);
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    if (check(sp_setup(&o), "setup"))
+        return;
+    entry();
+    if (check(sp_finalize(false, NULL), "finalize"))
+        return;
+    sp_run *run = sp_read_h5(path);
+    if (!run) {
+        check(-1, "read");
+        return;
+    }
+    sp_run_print_summary(run, stdout);
+    sp_run_free(run);
+}
+
+/* ---- line-by-line profiling: one hot line ---- */
+
+static __attribute__((noinline)) double hot_function(long n)
+{
+    SP_FUNCTION();
+    double total = 0.0;
+    for (long i = 0; i < n; i++)
+        total += sqrt((double)i + total * 1e-12); /* the hot line */
+    sleep_ms(1);
+    return total;
+}
+
+static void line_profiling(const char *dir)
+{
+    printf("\n## Line-by-line profiling\n");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/line.h5", dir);
+    sp_options o;
+    sp_options_init(&o);
+    o.use_line_profiler = true;
+    o.file_path = path;
+    if (check(sp_setup(&o), "setup"))
+        return;
+    show_region_class();
+    sink = hot_function(25 * 1000 * 1000);
+    check(sp_finalize(true, NULL), "finalize");
+    printf("per-line table: scope-profiler line-profile %s\n", path);
+}
+
+/* ---- LIKWID: needs likwid-perfctr and a CPU LIKWID supports ---- */
+
+static void likwid_counters(void)
+{
+    printf("\n## LIKWID hardware counters\n");
     sp_options o;
     sp_options_init(&o);
     o.deactivate_file_output = true;
-    set(&o);
-    int rc = sp_setup(&o);
-    if (rc != 0) {
+    o.use_likwid = true;
+    if (sp_setup(&o) != 0) {
         printf("  not available here: %s\n", sp_last_error());
         return;
     }
@@ -130,10 +211,6 @@ static void optional_mode(const char *title, void (*set)(sp_options *))
     SP_SCOPE("hot_function") { workload(); }
     sp_finalize(true, NULL);
 }
-
-static void set_recursive(sp_options *o) { o->recursive_profile = true; }
-static void set_lines(sp_options *o) { o->use_line_profiler = true; }
-static void set_likwid(sp_options *o) { o->use_likwid = true; }
 
 int main(void)
 {
@@ -146,8 +223,8 @@ int main(void)
     turning_profiling_off();
     keeping_data_in_memory(dir);
     buffer_size(dir);
-    optional_mode("Recursive profiling", set_recursive);
-    optional_mode("Line-by-line profiling", set_lines);
-    optional_mode("LIKWID hardware counters", set_likwid);
+    recursive_profiling(dir);
+    line_profiling(dir);
+    likwid_counters();
     return 0;
 }
