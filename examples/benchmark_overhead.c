@@ -468,14 +468,27 @@ static __attribute__((noinline)) double workload(double x)
     return x;
 }
 
+/* with_region: 0 = the workload alone, 1 = inside SP_SCOPE, 2 = between two
+ * bare clock reads whose difference is kept (the floor any timestamping
+ * region pays: what the clock itself adds to the workload). */
 static double run_workload(uint64_t n, int with_region)
 {
     double x = 1.0;
     double t0 = now_s();
-    if (with_region) {
+    if (with_region == 1) {
         for (uint64_t i = 0; i < n; i++) {
             SP_SCOPE("bench_workload") { x = workload(x); }
         }
+#if defined(__x86_64__)
+    } else if (with_region == 2) {
+        uint64_t acc = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t a = __rdtsc();
+            x = workload(x);
+            acc += __rdtsc() - a;
+        }
+        sink = acc;
+#endif
     } else {
         for (uint64_t i = 0; i < n; i++)
             x = workload(x);
@@ -494,16 +507,18 @@ static void marginal_cost(void)
         work_iters = (int)fmax(4.0, work_iters * 100.0 / ns);
     }
     int pairs = quick ? 5 : 21;
-    double without[64], with[64], diff[64];
+    double without[64], with[64], diff[64], clock_diff[64];
     for (int r = 0; r < pairs; r++) {
         start_session(S_TIME_TSC);
         run_workload(n / 10, 1);
         /* interleave, so drifts in frequency hit both alike */
         without[r] = run_workload(n, 0);
         with[r] = run_workload(n, 1);
+        clock_diff[r] = run_workload(n, 2) - without[r];
         end_session(S_TIME_TSC);
         diff[r] = with[r] - without[r];
     }
+    qsort(clock_diff, (size_t)pairs, sizeof(double), cmp_double);
     qsort(without, (size_t)pairs, sizeof(double), cmp_double);
     qsort(with, (size_t)pairs, sizeof(double), cmp_double);
     qsort(diff, (size_t)pairs, sizeof(double), cmp_double);
@@ -516,6 +531,10 @@ static void marginal_cost(void)
     printf("  marginal (with - without, paired): median %.2f ns per call "
            "(best-of difference %.2f)\n",
            diff[pairs / 2], with[0] - without[0]);
+#if defined(__x86_64__)
+    printf("  floor: two bare rdtsc around the workload add: median %.2f ns per call\n",
+           clock_diff[pairs / 2]);
+#endif
 }
 
 /* ---- bytes per call ---- */
