@@ -93,8 +93,11 @@ static void update_titles(SpViewerWindow *self)
             (double)(sp_run_document_get_t1_ns(base) - sp_run_document_get_t0_ns(base)) * 1e-9);
         g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(base));
         title = g_strdup(sp_run_document_get_display_name(base));
-        subtitle = g_strdup_printf("%zu rank%s · %zu regions · %s calls · %s", run->nranks,
-                                   run->nranks == 1 ? "" : "s", run->nregions, calls, span);
+        guint64 ncalls = sp_run_document_get_total_calls(base);
+        subtitle = g_strdup_printf("%zu rank%s · %zu region%s · %s call%s · %s", run->nranks,
+                                   run->nranks == 1 ? "" : "s", run->nregions,
+                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s",
+                                   span);
     }
     gtk_label_set_text(self->run_title, title);
     gtk_label_set_text(self->run_subtitle, subtitle);
