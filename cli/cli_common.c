@@ -3,6 +3,7 @@
 #include "cli_common.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,44 @@ int sp__cli_expect_operands(int argc, char **argv, int want, const char *verb, c
     return 0;
 }
 
+int sp__cli_parse_file_only(int argc, char **argv, const char *usage)
+{
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
+    int c;
+    sp__cli_getopt_reset();
+    while ((c = sp__cli_getopt(argc, argv, "h", longopts)) != -1) {
+        switch (c) {
+        case 'h':
+            fputs(usage, stdout);
+            return sp__cli_finish_output(SP_CLI_EXIT_OK);
+        default:
+            return SP_CLI_EXIT_USAGE;
+        }
+    }
+    int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
+    return rc ? rc : -1;
+}
+
+int sp__cli_parse_number(const char *s, double lo, double hi, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !isfinite(v) || v < lo || (hi > lo && v >= hi))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int sp__cli_region_filter(const char *verb, const char *include, const char *exclude,
+                          sp_region_filter **out)
+{
+    *out = NULL;
+    if (!include && !exclude)
+        return 0;
+    *out = sp_region_filter_new(include, exclude);
+    return *out ? 0 : sp__cli_usage_error(verb, "%s", sp_last_error());
+}
+
 sp_run *sp__cli_open_run(const char *path)
 {
     sp_run *run = sp_read_h5(path);
@@ -79,6 +118,20 @@ sp_run *sp__cli_open_run(const char *path)
     else
         sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
     return NULL;
+}
+
+int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
+                          const char *exclude, sp_run **run, sp_region_filter **filter)
+{
+    *run = NULL;
+    if (sp__cli_region_filter(verb, include, exclude, filter))
+        return SP_CLI_EXIT_USAGE;
+    *run = sp__cli_open_run(path);
+    if (*run)
+        return 0;
+    sp_region_filter_free(*filter);
+    *filter = NULL;
+    return SP_CLI_EXIT_USAGE;
 }
 
 int sp__cli_finish_output(int status)

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "scope_profiler.h"
+#include "sp_analysis.h"
 
 #define SP_CLI_NAME "scope-profiler"
 
@@ -41,9 +42,32 @@ int sp__cli_getopt(int argc, char **argv, const char *shortopts, const struct op
  * verb and returns SP_CLI_EXIT_USAGE. `what` names the operands ("FILE"). */
 int sp__cli_expect_operands(int argc, char **argv, int want, const char *verb, const char *what);
 
+/* For a verb whose only option is -h/--help and whose only operand is FILE
+ * (summary, tui): parse argv. -1 when argv[optind] is the FILE; otherwise
+ * the exit status to return (after printing usage for --help, or after
+ * reporting a usage error). */
+int sp__cli_parse_file_only(int argc, char **argv, const char *usage);
+
+/* Parse a number option >= lo (and < hi when hi > lo). 0 or -1. */
+int sp__cli_parse_number(const char *s, double lo, double hi, double *out);
+
+/* Compile --include / --exclude (either may be NULL) into *out, NULL when
+ * both are. 0, or SP_CLI_EXIT_USAGE after reporting the bad pattern as a
+ * usage error of verb. Verbs call it before opening any file, so a bad
+ * regex is reported as usage, not after reading a large run. */
+int sp__cli_region_filter(const char *verb, const char *include, const char *exclude,
+                          sp_region_filter **out);
+
 /* Read and analyze a run; on failure report one line naming the file and
  * return NULL. */
 sp_run *sp__cli_open_run(const char *path);
+
+/* sp__cli_region_filter, then sp__cli_open_run(path): the pattern is
+ * checked before the file is read. 0 with *run (and *filter, NULL when
+ * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after
+ * reporting the error, with nothing left to free. */
+int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
+                          const char *exclude, sp_run **run, sp_region_filter **filter);
 
 /* Flush stdout; on a write error report it and return SP_CLI_EXIT_FAILURE,
  * else `status`. */

@@ -9,13 +9,10 @@
  * have >= 2 calls, enough for the test to reach --alpha, same call count
  * for total/own); elsewhere the budget alone decides.
  */
-#include <math.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "diff_format.h"
+#include "diff_runs.h"
 #include "plot_args.h"
 #include "sp_analysis_internal.h"
 #include "sp_diff.h"
@@ -44,16 +41,6 @@ static const char check_usage[] =
     "  -h, --help                show this help\n";
 
 #define NAME_COLS 60
-
-static int parse_number(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < lo || (hi > lo && v >= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
 
 static void print_entry(const sp_diff_entry *e, const sp_diff *d, const char *tail)
 {
@@ -91,37 +78,28 @@ int sp__cmd_check(int argc, char **argv)
                                              {"exclude", required_argument, NULL, 'e'},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
-    sp_diff_options o;
-    sp_diff_options_init(&o);
+    sp__diff_runs a;
+    sp__diff_runs_init(&a);
     double budget = DEFAULT_BUDGET;
     bool fail_on_new = false;
-    const char *include = NULL, *exclude = NULL;
     int c;
     sp__cli_getopt_reset();
     while ((c = sp__cli_getopt(argc, argv, "r:m:a:i:e:h", longopts)) != -1) {
         switch (c) {
         case 'r':
-            if (parse_number(optarg, 0, 0, &budget))
+            if (sp__cli_parse_number(optarg, 0, 0, &budget))
                 return sp__cli_usage_error(
                     argv[0], "invalid --max-regression '%s' (a percentage >= 0)", optarg);
             break;
         case 'm':
-            if (sp_diff_metric_parse(optarg, &o.metric))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-            break;
         case 'a':
-            if (parse_number(optarg, 0, 1, &o.alpha) || o.alpha <= 0)
-                return sp__cli_usage_error(argv[0], "invalid --alpha '%s' (between 0 and 1)",
-                                           optarg);
+        case 'i':
+        case 'e':
+            if (sp__diff_runs_option(&a, c, optarg, argv[0]))
+                return SP_CLI_EXIT_USAGE;
             break;
         case OPT_FAIL_ON_NEW:
             fail_on_new = true;
-            break;
-        case 'i':
-            include = optarg;
-            break;
-        case 'e':
-            exclude = optarg;
             break;
         case 'h':
             fputs(check_usage, stdout);
@@ -130,28 +108,10 @@ int sp__cmd_check(int argc, char **argv)
             return SP_CLI_EXIT_USAGE;
         }
     }
-    int rc = sp__cli_expect_operands(argc, argv, 2, argv[0], "BASE and CANDIDATE files");
-    if (rc)
-        return rc;
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
-    o.filter = filter;
-    const char *bpath = argv[optind], *cpath = argv[optind + 1];
-    sp_run *base = sp__open_analyzed(bpath);
-    sp_run *cand = base ? sp__open_analyzed(cpath) : NULL;
-    sp_diff *d = NULL;
-    rc = SP_CLI_EXIT_USAGE;
-    if (base && cand) {
-        d = sp_diff_regions(base, cand, &o);
-        rc = SP_CLI_EXIT_USAGE; /* exit 1 is reserved for regressions */
-        if (!d)
-            sp__cli_error("%s", sp_last_error());
-    }
-    if (d) {
+    /* A failed comparison exits 2, not 1: 1 is reserved for regressions. */
+    int rc = sp__diff_runs_open(&a, argc, argv, false, SP_CLI_EXIT_USAGE);
+    const sp_diff *d = a.d;
+    if (!rc) {
         size_t nviol = 0, nnoise = 0, ncompared = 0, nnew = 0, nremoved = 0;
         for (size_t i = 0; i < d->n; i++) {
             const sp_diff_entry *e = &d->entries[i];
@@ -163,9 +123,9 @@ int sp__cmd_check(int argc, char **argv)
         }
         printf("check: %s%s of %zu region%s in both runs, budget +%g%%, alpha %g "
                "(Mann-Whitney U on per-call durations)\n",
-               sp_diff_metric_name(o.metric), sp__diff_unit(o.metric), ncompared,
-               ncompared == 1 ? "" : "s", budget, o.alpha);
-        printf("base: %s\ncandidate: %s\n", bpath, cpath);
+               sp_diff_metric_name(a.o.metric), sp__diff_unit(a.o.metric), ncompared,
+               ncompared == 1 ? "" : "s", budget, a.o.alpha);
+        printf("base: %s\ncandidate: %s\n", a.bpath, a.cpath);
         if (nviol) {
             printf("\nFAIL: %zu violation%s\n", nviol, nviol == 1 ? "" : "s");
             for (size_t i = 0; i < d->n; i++)
@@ -203,9 +163,6 @@ int sp__cmd_check(int argc, char **argv)
         if (sp__cli_finish_output(SP_CLI_EXIT_OK) != SP_CLI_EXIT_OK)
             rc = SP_CLI_EXIT_USAGE; /* not 1: that means a regression */
     }
-    sp_diff_free(d);
-    sp_run_free(base);
-    sp_run_free(cand);
-    sp_region_filter_free(filter);
+    sp__diff_runs_free(&a);
     return rc;
 }

@@ -3,13 +3,13 @@
  * cmd_diff.c - `scope-profiler diff BASE CAND`: per-region comparison of two
  * runs with a noise verdict per region (analysis/sp_diff.h).
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "diff_format.h"
+#include "diff_runs.h"
 #include "plot_args.h"
 #include "sp_analysis_internal.h"
 #include "sp_diff.h"
@@ -36,17 +36,6 @@ static const char diff_usage[] =
     "  -h, --help           show this help\n";
 
 #define NAME_COLS 48
-
-/* Parse a number option >= lo (and < hi when hi > lo). 0 or -1. */
-static int parse_number(const char *s, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || *end || !isfinite(v) || v < lo || (hi > lo && v >= hi))
-        return -1;
-    *out = v;
-    return 0;
-}
 
 typedef struct row {
     char name[4 * NAME_COLS + 64];
@@ -184,37 +173,28 @@ int sp__cmd_diff(int argc, char **argv)
                                              {"tree", no_argument, NULL, OPT_TREE},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
-    sp_diff_options o;
-    sp_diff_options_init(&o);
-    const char *include = NULL, *exclude = NULL;
+    sp__diff_runs a;
+    sp__diff_runs_init(&a);
     bool tree = false;
     int c;
     sp__cli_getopt_reset();
     while ((c = sp__cli_getopt(argc, argv, "m:t:s:a:i:e:h", longopts)) != -1) {
         switch (c) {
         case 'm':
-            if (sp_diff_metric_parse(optarg, &o.metric))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+        case 'a':
+        case 'i':
+        case 'e':
+            if (sp__diff_runs_option(&a, c, optarg, argv[0]))
+                return SP_CLI_EXIT_USAGE;
             break;
         case 't':
-            if (parse_number(optarg, 0, 0, &o.threshold_pct))
+            if (sp__cli_parse_number(optarg, 0, 0, &a.o.threshold_pct))
                 return sp__cli_usage_error(argv[0], "invalid --threshold '%s' (a percentage >= 0)",
                                            optarg);
             break;
         case 's':
-            if (sp_diff_sort_parse(optarg, &o.sort))
+            if (sp_diff_sort_parse(optarg, &a.o.sort))
                 return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-            break;
-        case 'a':
-            if (parse_number(optarg, 0, 1, &o.alpha) || o.alpha <= 0)
-                return sp__cli_usage_error(argv[0], "invalid --alpha '%s' (between 0 and 1)",
-                                           optarg);
-            break;
-        case 'i':
-            include = optarg;
-            break;
-        case 'e':
-            exclude = optarg;
             break;
         case OPT_TREE:
             tree = true;
@@ -226,32 +206,13 @@ int sp__cmd_diff(int argc, char **argv)
             return SP_CLI_EXIT_USAGE;
         }
     }
-    int rc = sp__cli_expect_operands(argc, argv, 2, argv[0], "BASE and CANDIDATE files");
-    if (rc)
-        return rc;
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
-    o.filter = filter;
-    const char *bpath = argv[optind], *cpath = argv[optind + 1];
-    sp_run *base = sp__open_analyzed(bpath);
-    sp_run *cand = base ? sp__open_analyzed(cpath) : NULL;
-    sp_diff *d = NULL;
-    rc = SP_CLI_EXIT_USAGE;
-    if (base && cand) {
-        d = tree ? sp_diff_tree(base, cand, &o) : sp_diff_regions(base, cand, &o);
-        rc = SP_CLI_EXIT_FAILURE;
-        if (!d)
-            sp__cli_error("%s", sp_last_error());
-    }
-    if (d) {
-        describe("base:", bpath, base);
-        describe("candidate:", cpath, cand);
+    int rc = sp__diff_runs_open(&a, argc, argv, tree, SP_CLI_EXIT_FAILURE);
+    const sp_diff *d = a.d;
+    if (!rc) {
+        describe("base:", a.bpath, a.base);
+        describe("candidate:", a.cpath, a.cand);
         printf("%-10s %s%s; noise: Mann-Whitney U on per-call durations, alpha %g\n\n",
-               "metric:", sp_diff_metric_name(o.metric), sp__diff_unit(o.metric), o.alpha);
+               "metric:", sp_diff_metric_name(a.o.metric), sp__diff_unit(a.o.metric), a.o.alpha);
         size_t both = 0;
         for (size_t i = 0; i < d->n; i++)
             both += in_both(&d->entries[i]);
@@ -267,12 +228,9 @@ int sp__cmd_diff(int argc, char **argv)
         }
         if (d->n_filtered)
             printf("\n%zu region%s not shown (below the %g%% threshold or filtered).\n",
-                   d->n_filtered, d->n_filtered == 1 ? "" : "s", o.threshold_pct);
+                   d->n_filtered, d->n_filtered == 1 ? "" : "s", a.o.threshold_pct);
         rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
     }
-    sp_diff_free(d);
-    sp_run_free(base);
-    sp_run_free(cand);
-    sp_region_filter_free(filter);
+    sp__diff_runs_free(&a);
     return rc;
 }

@@ -54,8 +54,8 @@ int sp__cmd_export(int argc, char **argv)
                                              {"unit", required_argument, NULL, OPT_UNIT},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
-    const char *out = NULL, *include = NULL, *exclude = NULL;
-    sp__rank_list ranks = {0};
+    const char *out = NULL;
+    sp__selection sel = {0};
     bool us = false;
     int c;
     sp__cli_getopt_reset();
@@ -65,14 +65,10 @@ int sp__cmd_export(int argc, char **argv)
             out = optarg;
             break;
         case 'r':
-            if (sp__rank_list_parse(optarg, &ranks))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-            break;
         case 'i':
-            include = optarg;
-            break;
         case 'e':
-            exclude = optarg;
+            if (sp__selection_option(&sel, c, optarg, argv[0]))
+                return SP_CLI_EXIT_USAGE;
             break;
         case OPT_UNIT:
             if (strcmp(optarg, "ns") && strcmp(optarg, "us"))
@@ -109,18 +105,15 @@ int sp__cmd_export(int argc, char **argv)
     if ((fmt == F_CSV || fmt == F_PLOT_DATA) && strcmp(out, "-") == 0)
         return sp__cli_usage_error(argv[0], "%s writes a directory; -o - is not possible",
                                    format_names[fmt]);
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
+    sp_region_filter *filter;
+    if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
+        return SP_CLI_EXIT_USAGE;
     const char *path = argv[optind];
     sp_run *run = sp__open_analyzed(path);
     sp_run *sub = NULL;
     rc = SP_CLI_EXIT_USAGE;
     if (run) {
-        sub = (ranks.n || filter) ? sp__run_subset(run, &ranks, filter) : run;
+        sub = (sel.ranks.n || filter) ? sp__run_subset(run, &sel.ranks, filter) : run;
         if (!sub)
             sp__cli_error("%s", sp_last_error());
     }

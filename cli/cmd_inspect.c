@@ -73,18 +73,10 @@ int sp__cmd_inspect(int argc, char **argv)
     int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
     if (rc)
         return rc;
-    /* Usage errors (a bad regex) before touching the file. */
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
-    sp_run *run = sp__cli_open_run(argv[optind]);
-    if (!run) {
-        sp_region_filter_free(filter);
+    sp_run *run;
+    sp_region_filter *filter;
+    if (sp__cli_open_filtered(argv[0], argv[optind], include, exclude, &run, &filter))
         return SP_CLI_EXIT_USAGE;
-    }
     /* --ranks (sp_ranks.h): checked against the file's rank count, then the
      * other ranks lose their calls so every statistic covers these only. */
     if (ranks) {

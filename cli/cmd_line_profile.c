@@ -37,13 +37,7 @@ static const char line_profile_usage[] =
 
 /* ---- per-function tables (line_profiler's layout) ---- */
 
-typedef struct fline {
-    int32_t region;
-    const char *file, *function;
-    int32_t lineno;
-    uint64_t samples;
-    int64_t time_ns;
-} fline;
+typedef sp__line_row fline;
 
 static int fline_order(const void *pa, const void *pb)
 {
@@ -127,30 +121,10 @@ static void print_function_table(const fline *v, size_t n, FILE *src, FILE *out)
 
 static int print_functions(const sp_run *run, long rank, const sp_region_filter *f, FILE *out)
 {
-    size_t total = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        total += rank < 0 || (size_t)rank == r ? run->ranks[r].nlines : 0;
-    fline *v = malloc((total ? total : 1) * sizeof *v);
+    size_t n = 0;
+    fline *v = sp__line_rows_collect(run, rank, f, &n);
     if (!v)
         return SP_ENOMEM;
-    size_t n = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        if (rank >= 0 && (size_t)rank != r)
-            continue;
-        for (size_t i = 0; i < rk->nlines; i++) {
-            int32_t g = rk->line_region[i];
-            if (g < 0 || (size_t)g >= run->nregions ||
-                !sp_region_filter_match(f, run->region_names[g]))
-                continue;
-            v[n++] = (fline){g,
-                             rk->line_file[i] ? rk->line_file[i] : "",
-                             rk->line_function[i] ? rk->line_function[i] : "",
-                             rk->line_lineno[i],
-                             rk->line_samples[i],
-                             rk->line_time_ns[i]};
-        }
-    }
     qsort(v, n, sizeof *v, fline_order);
     fprintf(out, "\nPer function, as line_profiler shows it (Samples: hits of the sampler):\n");
     int32_t region = -1;

@@ -167,8 +167,8 @@ int sp__cmd_plot(int argc, char **argv)
         {"top-n", required_argument, NULL, 'n'},   {"region", required_argument, NULL, 'R'},
         {"dark", no_argument, NULL, OPT_DARK},     {"show", no_argument, NULL, OPT_SHOW},
         {"help", no_argument, NULL, 'h'},          {0, 0, 0, 0}};
-    const char *dir = "plots", *format = "png", *include = NULL, *exclude = NULL, *region = NULL;
-    sp__rank_list ranks = {0};
+    const char *dir = "plots", *format = "png", *region = NULL;
+    sp__selection sel = {0};
     double w = 1200, h = 700;
     long top_n = 0;
     bool dark = false, show = false, fit = true;
@@ -188,14 +188,10 @@ int sp__cmd_plot(int argc, char **argv)
             fit = false;
             break;
         case 'r':
-            if (sp__rank_list_parse(optarg, &ranks))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-            break;
         case 'i':
-            include = optarg;
-            break;
         case 'e':
-            exclude = optarg;
+            if (sp__selection_option(&sel, c, optarg, argv[0]))
+                return SP_CLI_EXIT_USAGE;
             break;
         case 'n':
             if (sp__count_parse(optarg, "--top-n", 100000, &top_n))
@@ -238,19 +234,16 @@ int sp__cmd_plot(int argc, char **argv)
                                    nfiles);
 #ifndef SP_HAVE_PLOTS
     (void)w, (void)h, (void)fit, (void)top_n, (void)dark, (void)show, (void)format, (void)dir;
-    (void)include, (void)exclude, (void)region, (void)durations;
+    (void)sel, (void)region, (void)durations;
     sp__cli_error("plot: scope-profiler was built without ncurses/cairo (charts need cairo)");
     return SP_CLI_EXIT_USAGE;
 #else
     plot_opts po = {.dir = dir, .w = w, .h = h, .fit = fit, .show = show};
     if (sp_plot_format_parse(format, &po.fmt))
         return sp__cli_usage_error(argv[0], "invalid --format '%s' (png, svg or pdf)", format);
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
+    sp_region_filter *filter;
+    if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
+        return SP_CLI_EXIT_USAGE;
     /* Open and check every input before writing anything. */
     sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
     int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;
@@ -264,7 +257,7 @@ int sp__cmd_plot(int argc, char **argv)
             rc = SP_CLI_EXIT_USAGE;
             break;
         }
-        runs[i] = (ranks.n || filter) ? sp__run_subset(run, &ranks, filter) : run;
+        runs[i] = (sel.ranks.n || filter) ? sp__run_subset(run, &sel.ranks, filter) : run;
         if (runs[i] != run)
             sp_run_free(run);
         if (!runs[i]) {

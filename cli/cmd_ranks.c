@@ -56,14 +56,10 @@ int sp__cmd_ranks(int argc, char **argv)
     int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
     if (rc)
         return rc;
-    sp_region_filter *filter = NULL;
-    if (region && !(filter = sp_region_filter_new(region, NULL)))
-        return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    sp_run *run = sp__cli_open_run(argv[optind]);
-    if (!run) {
-        sp_region_filter_free(filter);
+    sp_run *run;
+    sp_region_filter *filter;
+    if (sp__cli_open_filtered(argv[0], argv[optind], region, NULL, &run, &filter))
         return SP_CLI_EXIT_USAGE;
-    }
     bool *sel = NULL;
     size_t count = 0;
     /* The list is checked against the file's rank count: parsed after reading. */

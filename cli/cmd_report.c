@@ -58,8 +58,8 @@ int sp__cmd_report(int argc, char **argv)
                                              {"exclude", required_argument, NULL, 'e'},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
-    const char *out = "report.html", *title = NULL, *include = NULL, *exclude = NULL;
-    sp__rank_list ranks = {0};
+    const char *out = "report.html", *title = NULL;
+    sp__selection sel = {0};
     int c;
     sp__cli_getopt_reset();
     while ((c = sp__cli_getopt(argc, argv, "o:t:r:i:e:h", longopts)) != -1) {
@@ -71,14 +71,10 @@ int sp__cmd_report(int argc, char **argv)
             title = optarg;
             break;
         case 'r':
-            if (sp__rank_list_parse(optarg, &ranks))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-            break;
         case 'i':
-            include = optarg;
-            break;
         case 'e':
-            exclude = optarg;
+            if (sp__selection_option(&sel, c, optarg, argv[0]))
+                return SP_CLI_EXIT_USAGE;
             break;
         case 'h':
             fputs(report_usage, stdout);
@@ -94,23 +90,20 @@ int sp__cmd_report(int argc, char **argv)
         return sp__cli_usage_error(argv[0], "unexpected argument '%s' (at most two FILEs)",
                                    argv[optind + 2]);
 #ifndef SP_HAVE_PLOTS
-    (void)out, (void)title, (void)include, (void)exclude, (void)load, (void)report_body;
+    (void)out, (void)title, (void)sel, (void)load, (void)report_body;
     (void)print_path;
     sp__cli_error("report: scope-profiler was built without ncurses/cairo (charts need cairo)");
     return SP_CLI_EXIT_USAGE;
 #else
-    sp_region_filter *filter = NULL;
-    if (include || exclude) {
-        filter = sp_region_filter_new(include, exclude);
-        if (!filter)
-            return sp__cli_usage_error(argv[0], "%s", sp_last_error());
-    }
+    sp_region_filter *filter;
+    if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
+        return SP_CLI_EXIT_USAGE;
     sp__report r = {.path = argv[optind], .title = title};
-    sp_run *run = load(r.path, &ranks, filter), *cand = NULL;
+    sp_run *run = load(r.path, &sel.ranks, filter), *cand = NULL;
     int rc = run ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
     if (!rc && nfiles == 2) {
         r.cand_path = argv[optind + 1];
-        cand = load(r.cand_path, &ranks, filter);
+        cand = load(r.cand_path, &sel.ranks, filter);
         rc = cand ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
     }
     if (!rc) {

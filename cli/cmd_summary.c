@@ -15,20 +15,8 @@ static const char summary_usage[] =
 
 int sp__cmd_summary(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    int c;
-    sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "h", longopts)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(summary_usage, stdout);
-            return sp__cli_finish_output(SP_CLI_EXIT_OK);
-        default:
-            return SP_CLI_EXIT_USAGE;
-        }
-    }
-    int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
-    if (rc)
+    int rc = sp__cli_parse_file_only(argc, argv, summary_usage);
+    if (rc >= 0)
         return rc;
     const char *path = argv[optind];
     sp_run *run = sp__cli_open_run(path);

@@ -22,20 +22,8 @@ static const char tui_usage[] =
 
 int sp__cmd_tui(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {0, 0, 0, 0}};
-    int c;
-    sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "h", longopts)) != -1) {
-        switch (c) {
-        case 'h':
-            fputs(tui_usage, stdout);
-            return sp__cli_finish_output(SP_CLI_EXIT_OK);
-        default:
-            return SP_CLI_EXIT_USAGE;
-        }
-    }
-    int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
-    if (rc)
+    int rc = sp__cli_parse_file_only(argc, argv, tui_usage);
+    if (rc >= 0)
         return rc;
 #ifndef SP_HAVE_NCURSES
     sp__cli_error("tui: scope-profiler was built without ncurses/cairo (the TUI needs ncursesw)");

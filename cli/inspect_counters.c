@@ -46,6 +46,29 @@ static const char *fmt_value(const char *name, double v, char *buf, size_t n)
     return buf;
 }
 
+/* Room for one row per counter row of every rank (at least one row of
+ * size bytes, so malloc never gets 0). NULL when out of memory. */
+static void *alloc_rows(const sp_run *run, size_t size)
+{
+    size_t total = 0;
+    for (size_t r = 0; r < run->nranks; r++)
+        total += run->ranks[r].ncounters;
+    return malloc((total ? total : 1) * size);
+}
+
+/* Is counter row i of rk wanted: from LIKWID (likwid) or perf_event
+ * (!likwid), of a region that exists and matches f (NULL: all)? */
+static bool row_selected(const sp_run *run, const sp_rank_data *rk, size_t i, bool likwid,
+                         const sp_region_filter *f)
+{
+    int32_t g = rk->counter_region[i];
+    int s = rk->counter_source[i];
+    bool source = likwid ? s == SP_COUNTER_LIKWID_EVENT || s == SP_COUNTER_LIKWID_METRIC
+                         : s == SP_COUNTER_PERF;
+    return source && g >= 0 && (size_t)g < run->nregions &&
+           sp_region_filter_match(f, run->region_names[g]);
+}
+
 /* ---- perf_event ---- */
 
 typedef struct psum {
@@ -66,10 +89,7 @@ static int psum_order(const void *pa, const void *pb)
 
 int sp__print_perf_counters(const sp_run *run, const sp_region_filter *f, FILE *out)
 {
-    size_t total = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        total += run->ranks[r].ncounters;
-    psum *v = malloc((total ? total : 1) * sizeof *v);
+    psum *v = alloc_rows(run, sizeof *v);
     if (!v)
         return sp__error(SP_ENOMEM, "out of memory");
     size_t n = 0;
@@ -77,8 +97,7 @@ int sp__print_perf_counters(const sp_run *run, const sp_region_filter *f, FILE *
         const sp_rank_data *rk = &run->ranks[r];
         for (size_t i = 0; i < rk->ncounters; i++) {
             int32_t g = rk->counter_region[i];
-            if (rk->counter_source[i] != SP_COUNTER_PERF || g < 0 || (size_t)g >= run->nregions ||
-                !sp_region_filter_match(f, run->region_names[g]))
+            if (!row_selected(run, rk, i, false, f))
                 continue;
             v[n++] = (psum){g, rk->counter_name[i], rk->counter_value[i], rk->counter_calls[i], 1};
         }
@@ -210,10 +229,7 @@ static void print_likwid_region(const sp_run *run, const lrow *v, size_t n, FILE
 
 int sp__print_likwid(const sp_run *run, const sp_region_filter *f, FILE *out)
 {
-    size_t total = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        total += run->ranks[r].ncounters;
-    lrow *v = malloc((total ? total : 1) * sizeof *v);
+    lrow *v = alloc_rows(run, sizeof *v);
     if (!v)
         return sp__error(SP_ENOMEM, "out of memory");
     size_t n = 0;
@@ -222,8 +238,7 @@ int sp__print_likwid(const sp_run *run, const sp_region_filter *f, FILE *out)
         for (size_t i = 0; i < rk->ncounters; i++) {
             int32_t g = rk->counter_region[i];
             int32_t s = rk->counter_source[i];
-            if ((s != SP_COUNTER_LIKWID_EVENT && s != SP_COUNTER_LIKWID_METRIC) || g < 0 ||
-                (size_t)g >= run->nregions || !sp_region_filter_match(f, run->region_names[g]))
+            if (!row_selected(run, rk, i, true, f))
                 continue;
             v[n] = (lrow){g,
                           s,

@@ -4,10 +4,26 @@
 #define LINE_PROFILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sp_analysis.h"
 #include "sp_model.h"
+
+/* One line sample of a rank: sp_rank_data.line_* at one index. */
+typedef struct sp__line_row {
+    int32_t region;
+    const char *file, *function; /* "" when not recorded */
+    int32_t lineno;
+    uint64_t samples;
+    int64_t time_ns;
+} sp__line_row;
+
+/* The line samples of rank (-1: every rank) whose region matches f (NULL:
+ * all), unsorted and unmerged, in a malloc'ed array of *n rows. NULL when
+ * out of memory (sp_last_error() untouched). */
+sp__line_row *sp__line_rows_collect(const sp_run *run, long rank, const sp_region_filter *f,
+                                    size_t *n);
 
 /* Does any rank of run carry line samples? */
 bool sp__run_has_line_data(const sp_run *run);

@@ -15,13 +15,7 @@
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
 
-typedef struct line_row {
-    int32_t region;
-    const char *file, *function;
-    int32_t lineno;
-    uint64_t samples;
-    int64_t time_ns;
-} line_row;
+typedef sp__line_row line_row;
 
 static int cmp_key(const void *pa, const void *pb)
 {
@@ -53,8 +47,7 @@ bool sp__run_has_line_data(const sp_run *run)
     return false;
 }
 
-/* Rows of the chosen ranks and regions, merged by key. */
-static line_row *collect(const sp_run *run, long rank, const sp_region_filter *f, size_t *n)
+line_row *sp__line_rows_collect(const sp_run *run, long rank, const sp_region_filter *f, size_t *n)
 {
     size_t total = 0;
     for (size_t r = 0; r < run->nranks; r++)
@@ -81,6 +74,17 @@ static line_row *collect(const sp_run *run, long rank, const sp_region_filter *f
                            rk->line_time_ns[i]};
         }
     }
+    *n = k;
+    return rows;
+}
+
+/* Rows of the chosen ranks and regions, merged by key. */
+static line_row *collect(const sp_run *run, long rank, const sp_region_filter *f, size_t *n)
+{
+    size_t k = 0;
+    line_row *rows = sp__line_rows_collect(run, rank, f, &k);
+    if (!rows)
+        return NULL;
     if (k > 1)
         qsort(rows, k, sizeof *rows, cmp_key);
     size_t m = 0;

@@ -54,6 +54,23 @@ bad:
     return sp__error(SP_EINVAL, "invalid --ranks '%s' (expected e.g. 0-3,5)", s);
 }
 
+int sp__selection_option(sp__selection *sel, int c, const char *arg, const char *verb)
+{
+    switch (c) {
+    case 'r':
+        if (sp__rank_list_parse(arg, &sel->ranks))
+            return sp__cli_usage_error(verb, "%s", sp_last_error());
+        break;
+    case 'i':
+        sel->include = arg;
+        break;
+    case 'e':
+        sel->exclude = arg;
+        break;
+    }
+    return 0;
+}
+
 bool sp__rank_list_has(const sp__rank_list *l, long rank)
 {
     if (!l || l->n == 0)

@@ -29,6 +29,18 @@ int sp__rank_list_parse(const char *s, sp__rank_list *out);
 /* Is rank in the list? (an empty list holds every rank) */
 bool sp__rank_list_has(const sp__rank_list *l, long rank);
 
+/* The selection options of plot, export and report: -r/--ranks LIST,
+ * -i/--include RE, -e/--exclude RE (NULL: unset). */
+typedef struct sp__selection {
+    sp__rank_list ranks;
+    const char *include, *exclude;
+} sp__selection;
+
+/* Option c ('r', 'i' or 'e') with its value arg into sel. 0, or
+ * SP_CLI_EXIT_USAGE after reporting a bad rank list as a usage error of
+ * verb. */
+int sp__selection_option(sp__selection *sel, int c, const char *arg, const char *verb);
+
 /* Parse "WxH" (each 50..20000). 0 or SP_EINVAL. */
 int sp__size_parse(const char *s, double *w, double *h);
 

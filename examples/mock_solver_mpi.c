@@ -11,31 +11,15 @@
  *   mpirun -n 4 mock_solver_mpi [OUTPUT.h5]     (default: profiling_data.h5)
  *   scope-profiler ranks OUTPUT.h5              (who is slow, how imbalanced)
  */
-#include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <scope_profiler.h>
 
-static volatile double sink; /* keeps the optimiser from deleting the work */
-static int rank, size;
+#include "mock_work.h" /* work_ms, and sink: the work's result */
 
-/* Spin on floating-point work for about `ms` milliseconds. */
-static void work_ms(double ms)
-{
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    double acc = 0.0;
-    long i = 0;
-    do {
-        for (int k = 0; k < 1000; k++, i++)
-            acc += sqrt((double)i) * 1e-9;
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
-    sink += acc;
-}
+static int rank, size;
 
 static void setup(void)
 {

@@ -8,34 +8,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sp_env.h"
 #include "sp_error.h"
 #include "sp_modes.h"
 
-static const char *env(const char *name)
-{
-    const char *v = getenv(name);
-    return v && *v ? v : NULL;
-}
-
-static int env_bool(const char *name, bool *out)
-{
-    const char *v = env(name);
-    if (!v)
-        return 0;
-    static const char *const yes[] = {"1", "true", "yes", "on"};
-    static const char *const no[] = {"0", "false", "no", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0)
-            return *out = true, 0;
-        if (strcasecmp(v, no[i]) == 0)
-            return *out = false, 0;
-    }
-    return sp__error(SP_EINVAL, "%s='%s': expected 1/true/yes/on or 0/false/no/off", name, v);
-}
-
 static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *out)
 {
-    const char *v = env(name);
+    const char *v = sp__env(name);
     if (!v)
         return 0;
     char *end;
@@ -51,11 +30,11 @@ static int env_unsigned(const char *name, unsigned lo, unsigned hi, unsigned *ou
 int sp__modes_env(sp_options *o)
 {
     int rc;
-    if ((rc = env_bool("SCOPE_PROFILER_RECURSIVE", &o->recursive_profile)) ||
-        (rc = env_bool("SCOPE_PROFILER_LINE_PROFILER", &o->use_line_profiler)) ||
-        (rc = env_bool("SCOPE_PROFILER_LINES", &o->use_line_profiler)) || /* short form */
-        (rc = env_bool("SCOPE_PROFILER_LIKWID", &o->use_likwid)) ||
-        (rc = env_bool("SCOPE_PROFILER_LIKWID_FALLBACK", &o->likwid_fallback)) ||
+    if ((rc = sp__env_bool("SCOPE_PROFILER_RECURSIVE", &o->recursive_profile)) ||
+        (rc = sp__env_bool("SCOPE_PROFILER_LINE_PROFILER", &o->use_line_profiler)) ||
+        (rc = sp__env_bool("SCOPE_PROFILER_LINES", &o->use_line_profiler)) || /* short form */
+        (rc = sp__env_bool("SCOPE_PROFILER_LIKWID", &o->use_likwid)) ||
+        (rc = sp__env_bool("SCOPE_PROFILER_LIKWID_FALLBACK", &o->likwid_fallback)) ||
         (rc = env_unsigned("SCOPE_PROFILER_MAX_DEPTH", 1, 1u << 20, &o->max_depth)) ||
         (rc = env_unsigned("SCOPE_PROFILER_LINE_HZ", 1, SP__MAX_LINE_HZ, &o->line_hz)))
         return rc;

@@ -21,6 +21,7 @@
 
 #include "sp_error.h"
 #include "sp_h5.h"
+#include "sp_env.h"
 #include "sp_mpi_internal.h"
 #include "sp_recorder.h"
 #include "sp_schema.h"
@@ -76,21 +77,7 @@ static int env_writer(sp__h5_mpi_writer *out)
 static int env_regions(const sp_options *o, bool *out)
 {
     *out = o && o->use_mpi_regions;
-    const char *v = getenv("SCOPE_PROFILER_MPI_REGIONS");
-    if (!v || !*v)
-        return 0;
-    static const char *const yes[] = {"1", "true", "yes", "on"};
-    static const char *const no[] = {"0", "false", "no", "off"};
-    for (size_t i = 0; i < 4; i++) {
-        if (strcasecmp(v, yes[i]) == 0)
-            return *out = true, 0;
-        if (strcasecmp(v, no[i]) == 0)
-            return *out = false, 0;
-    }
-    return sp__error(SP_EINVAL,
-                     "SCOPE_PROFILER_MPI_REGIONS='%s': expected 1/true/yes/on or "
-                     "0/false/no/off",
-                     v);
+    return sp__env_bool("SCOPE_PROFILER_MPI_REGIONS", out);
 }
 
 int sp__mpi_setup(const sp_options *o, bool recording)

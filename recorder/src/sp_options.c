@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "sp_env.h"
 #include "sp_error.h"
 #include "sp_modes.h"
 #include "sp_recorder.h"
@@ -20,16 +21,15 @@ void sp_options_init(sp_options *o)
     o->line_hz = SP__DEFAULT_LINE_HZ;
 }
 
-/* An environment value, or NULL when unset or empty (empty means unset). */
-static const char *env(const char *name)
+const char *sp__env(const char *name)
 {
     const char *v = getenv(name);
     return v && *v ? v : NULL;
 }
 
-static int env_bool(const char *name, bool *out)
+int sp__env_bool(const char *name, bool *out)
 {
-    const char *v = env(name);
+    const char *v = sp__env(name);
     if (!v)
         return 0;
     static const char *const yes[] = {"1", "true", "yes", "on"};
@@ -45,7 +45,7 @@ static int env_bool(const char *name, bool *out)
 
 static int env_size(const char *name, size_t *out)
 {
-    const char *v = env(name);
+    const char *v = sp__env(name);
     if (!v)
         return 0;
     char *end;
@@ -60,7 +60,7 @@ static int env_size(const char *name, size_t *out)
 
 static int pick_clock(sp__clock_source *out)
 {
-    const char *v = env("SCOPE_PROFILER_CLOCK");
+    const char *v = sp__env("SCOPE_PROFILER_CLOCK");
     if (!v) {
         *out = sp__clock_default();
         return 0;
@@ -107,12 +107,12 @@ int sp__config_resolve(const sp_options *user, sp__config *out)
     memset(out, 0, sizeof *out);
 
     int rc;
-    if ((rc = env_bool("SCOPE_PROFILER_DISABLE", &o.deactivate_profiling)) ||
-        (rc = env_bool("SCOPE_PROFILER_NO_FILE", &o.deactivate_file_output)) ||
+    if ((rc = sp__env_bool("SCOPE_PROFILER_DISABLE", &o.deactivate_profiling)) ||
+        (rc = sp__env_bool("SCOPE_PROFILER_NO_FILE", &o.deactivate_file_output)) ||
         (rc = env_size("SCOPE_PROFILER_BUFFER_LIMIT", &o.buffer_limit)))
         return rc;
-    if (env("SCOPE_PROFILER_FILE"))
-        o.file_path = env("SCOPE_PROFILER_FILE");
+    if (sp__env("SCOPE_PROFILER_FILE"))
+        o.file_path = sp__env("SCOPE_PROFILER_FILE");
     if ((rc = sp__modes_env(&o))) /* recording modes' variables */
         return rc;
 
