@@ -111,7 +111,11 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         int32_t depth = 0;
         for (size_t k = 0; k < run->tree.nnodes; k++)
             depth = run->tree.nodes[k].depth > depth ? run->tree.nodes[k].depth : depth;
-        need = 90 + 22.0 * (depth + 1);
+        /* The call tree's layout at the default style: a 62 px title band,
+         * 19 px rows (root and depths 0..depth), 8 px bottom margin. A
+         * shallow tree gets a short image rather than MIN_FIT_H of white. */
+        need = 62 + 19.0 * (depth + 1) + 8 + 10;
+        return need < 120 ? 120 : need > max_h ? max_h : need;
     } else if (kind == SP__CHART_HEATMAP) {
         need = 140 + 34.0 * (double)run->nranks;
     } else if (kind == SP__CHART_COMPARE && job->cand) {
