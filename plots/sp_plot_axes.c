@@ -269,32 +269,51 @@ double sp__draw_title(sp__canvas *c, const char *def_title, const char *subtitle
     return y + (y > pad ? 8 * c->s : 0);
 }
 
+/* Width of a legend entry's swatch (a dashed line is longer than a box). */
+static double swatch_w(const sp__canvas *c, const sp__legend_item *it)
+{
+    return (it->dashed ? 1.8 : 1.0) * 0.8 * c->fs;
+}
+
+/*
+ * Entries are measured first and laid out in greedy rows: a row takes every
+ * entry that fits with the tightest spacing, then spreads the spare width up
+ * to the normal spacing. So a legend shrinks its spacing, then wraps to
+ * another row, and only an entry wider than the whole legend on its own is
+ * ellipsized. Labels are drawn without a width limit when they fit: a limit
+ * computed from the accumulated x can come out a hair under the measured
+ * width and would ellipsize the last label of a row ("rank 3" -> "ran…").
+ */
 double sp__legend(sp__canvas *c, const sp__legend_item *items, size_t n, double x_right, double y,
                   double max_w, bool draw)
 {
     if (n == 0)
         return 0;
-    double sw = 0.8 * c->fs, gap = 0.4 * c->fs, spacing = 1.2 * c->fs;
+    double sw = 0.8 * c->fs, gap = 0.4 * c->fs;
+    double spacing = 1.2 * c->fs, min_spacing = 0.6 * c->fs;
     double lh = c->line_h[SP__FONT_SMALL];
-    /* Greedy rows; each row is drawn right-aligned. */
+    double iw_fixed[16], *iw = n <= 16 ? iw_fixed : malloc(n * sizeof *iw);
+    sp__plot_stats *stats = draw ? sp__plot_stats_active() : NULL;
+    for (size_t k = 0; k < n; k++) {
+        double tw = sp__text_width(c, SP__FONT_SMALL, items[k].label);
+        if (iw)
+            iw[k] = swatch_w(c, &items[k]) + gap + tw;
+    }
     size_t i = 0;
     double yy = y;
     while (i < n) {
-        size_t j = i;
-        double row_w = 0;
-        while (j < n) {
-            double iw = (items[j].dashed ? 1.8 * sw : sw) + gap +
-                        sp__text_width(c, SP__FONT_SMALL, items[j].label);
-            double add = (j > i ? spacing : 0) + iw;
-            if (j > i && row_w + add > max_w)
-                break;
-            row_w += add;
+        size_t j = i + 1;
+        double sum = iw ? iw[i] : max_w; /* entries' widths without spacing */
+        while (iw && j < n && sum + (double)(j - i) * min_spacing + iw[j] <= max_w) {
+            sum += iw[j];
             j++;
         }
+        double sp = j - i > 1 ? fmin(spacing, (max_w - sum) / (double)(j - i - 1)) : 0;
+        double row_w = sum + sp * (double)(j - i - 1);
         if (draw) {
             double x = x_right - fmin(row_w, max_w);
             for (size_t k = i; k < j; k++) {
-                double swd = items[k].dashed ? 1.8 * sw : sw;
+                double swd = swatch_w(c, &items[k]);
                 sp__set_color(c->cr, items[k].color);
                 if (items[k].dashed) {
                     double d[2] = {3 * c->s, 2 * c->s};
@@ -310,14 +329,25 @@ double sp__legend(sp__canvas *c, const sp__legend_item *items, size_t n, double 
                     cairo_fill(c->cr);
                 }
                 x += swd + gap;
-                x += sp__text_draw(c, SP__FONT_SMALL, items[k].label, x, yy, 0, 0,
-                                   x_right - x, c->th.fg);
-                x += spacing;
+                /* Alone and too wide for the legend: the only case that
+                 * ellipsizes. */
+                bool too_wide = !iw || iw[k] > max_w;
+                double tw = sp__text_draw(c, SP__FONT_SMALL, items[k].label, x, yy, 0, 0,
+                                          too_wide ? fmax(x_right - x, 1) : 0, c->th.fg);
+                x += tw + sp;
+                if (stats) {
+                    stats->legend_items++;
+                    stats->legend_ellipsized += too_wide;
+                }
             }
+            if (stats)
+                stats->legend_rows++;
         }
         yy += lh + 2 * c->s;
         i = j;
     }
+    if (iw != iw_fixed)
+        free(iw);
     return yy - y;
 }
 
@@ -326,36 +356,4 @@ const char *sp__region_name(const sp_run *run, int32_t region)
     if (!run || region < 0 || (size_t)region >= run->nregions)
         return "?";
     return run->region_names[region];
-}
-
-int64_t *sp__region_durations(const sp_run *run, int32_t region, int32_t rank, size_t *n, int *err)
-{
-    *n = 0;
-    *err = 0;
-    size_t count = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        if (rank >= 0 && (int32_t)r != rank)
-            continue;
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++)
-            count += rk->region[i] == region;
-    }
-    if (count == 0)
-        return NULL;
-    int64_t *d = malloc(count * sizeof *d);
-    if (!d) {
-        *err = SP_ENOMEM;
-        return NULL;
-    }
-    size_t k = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        if (rank >= 0 && (int32_t)r != rank)
-            continue;
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++)
-            if (rk->region[i] == region)
-                d[k++] = rk->end_ns[i] - rk->start_ns[i];
-    }
-    *n = k;
-    return d;
 }

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_plot_duration_time.c - one region's call durations against start time. */
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,41 +17,82 @@ static sp_rgba rank_color(size_t r, bool dark)
     return sp__palette_color(order[r % MAX_RANK_COLORS], dark);
 }
 
-typedef struct pt {
-    double x, y; /* run time (s), duration (s) */
-    int32_t rank;
-} pt;
-
 int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, int32_t region,
                           int32_t rank, const sp_plot_style *st)
 {
     if (!cr || !run || !(w > 0) || !(h > 0))
+        return sp__error(SP_EINVAL, "sp_plot_duration_time: bad arguments");
+    if (region < 0 || (size_t)region >= run->nregions) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "No such region (id %d)", region);
+        return sp_plot_draw_empty(cr, w, h, st, msg);
+    }
+    sp_region_series *s = sp__series_get(run, region, rank);
+    if (!s)
+        return sp__error(SP_ENOMEM, "out of memory");
+    int rc = sp_plot_duration_time_series(cr, w, h, s, st);
+    sp_region_series_free(s);
+    return rc;
+}
+
+/* Column of run time x (s) on axis ax whose plot starts at x0, clamped. */
+static size_t column(const sp__axis *ax, double x0, size_t cols, double x)
+{
+    double px = sp__axis_map(ax, x) - x0;
+    return px < 0 ? 0 : px >= (double)cols ? cols - 1 : (size_t)px;
+}
+
+/* Fold the points of groups [g0, g1) into the per-column envelope env
+ * (pairs of min, max y in pixels). A block of points whose first and last
+ * start fall in the same column contributes its precomputed min / max;
+ * only blocks straddling a column boundary are read point by point, so a
+ * draw reads about n / 64 + 64 * columns entries. */
+static void envelope(const sp_region_series *s, size_t g0, size_t g1, const sp__axis *ax,
+                     const sp__axis *ay, double x0, size_t cols, float *env)
+{
+    const sp__pt *p = s->pt;
+    /* Blocks never cross groups: find the first block of group g0. */
+    size_t lo = 0, hi = s->nblocks;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->block_off[mid] < s->group_off[g0])
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t b = lo; b < s->nblocks && s->block_off[b] < s->group_off[g1]; b++) {
+        size_t a = s->block_off[b], e = s->block_off[b + 1];
+        size_t j0 = column(ax, x0, cols, p[a].x), j1 = column(ax, x0, cols, p[e - 1].x);
+        if (j0 == j1) {
+            float y0 = (float)sp__axis_map(ay, s->block_ymin[b]);
+            float y1 = (float)sp__axis_map(ay, s->block_ymax[b]);
+            env[2 * j0] = fminf(env[2 * j0], fminf(y0, y1));
+            env[2 * j0 + 1] = fmaxf(env[2 * j0 + 1], fmaxf(y0, y1));
+            continue;
+        }
+        for (size_t i = a; i < e; i++) {
+            size_t j = column(ax, x0, cols, p[i].x);
+            float py = (float)sp__axis_map(ay, p[i].y);
+            env[2 * j] = fminf(env[2 * j], py);
+            env[2 * j + 1] = fmaxf(env[2 * j + 1], py);
+        }
+    }
+}
+
+int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_region_series *s,
+                                 const sp_plot_style *st)
+{
+    if (!cr || !s || !(w > 0) || !(h > 0))
         return sp__error(SP_EINVAL, "sp_plot_duration_time: bad arguments");
     sp__canvas c;
     int rc = sp__canvas_begin(&c, cr, w, h, st);
     if (rc)
         return rc;
     char msg[512];
-    pt *p = NULL;
     float *env = NULL;
-    if (region < 0 || (size_t)region >= run->nregions) {
-        snprintf(msg, sizeof msg, "No such region (id %d)", region);
-        sp__draw_empty_msg(&c, msg);
-        goto out;
-    }
-    const char *name = run->region_names[region];
-    /* Run time origin and span over every call (as the timeline). */
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    size_t n = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            t0 = rk->start_ns[i] + rk->clock_offset_ns < t0 ? rk->start_ns[i] + rk->clock_offset_ns
-                                                            : t0;
-            t1 = rk->end_ns[i] + rk->clock_offset_ns > t1 ? rk->end_ns[i] + rk->clock_offset_ns : t1;
-            n += rk->region[i] == region && (rank < 0 || (int32_t)r == rank);
-        }
-    }
+    const char *name = s->name;
+    int32_t rank = s->rank;
+    size_t n = s->n;
     if (n == 0) {
         if (rank >= 0)
             snprintf(msg, sizeof msg, "No calls recorded for region '%s' on rank %d", name, rank);
@@ -61,37 +101,30 @@ int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, in
         sp__draw_empty_msg(&c, msg);
         goto out;
     }
-    p = malloc(n * sizeof *p);
-    if (!p) {
-        rc = sp__error(SP_ENOMEM, "out of memory");
-        goto out;
-    }
-    size_t k = 0;
-    double ymin = INFINITY, ymax = 0, yminpos = INFINITY;
-    for (size_t r = 0; r < run->nranks; r++) {
-        if (rank >= 0 && (int32_t)r != rank)
-            continue;
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++)
-            if (rk->region[i] == region) {
-                double x = (double)(rk->start_ns[i] + rk->clock_offset_ns - t0) * 1e-9;
-                double y = (double)(rk->end_ns[i] - rk->start_ns[i]) * 1e-9;
-                p[k++] = (pt){x, y, (int32_t)r};
-                ymin = fmin(ymin, y);
-                ymax = fmax(ymax, y);
-                if (y > 0)
-                    yminpos = fmin(yminpos, y);
-            }
+    /* Durations are sorted: extremes without a scan. */
+    double ymax = (double)s->dur[n - 1] * 1e-9;
+    double yminpos = INFINITY;
+    {
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (s->dur[mid] <= 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < n)
+            yminpos = (double)s->dur[lo] * 1e-9;
     }
     bool logy = isfinite(yminpos) && ymax / yminpos > 100;
-    bool by_rank = rank < 0 && run->nranks > 1 && run->nranks <= MAX_RANK_COLORS;
+    bool by_rank = rank < 0 && s->run_nranks > 1 && s->run_nranks <= MAX_RANK_COLORS;
 
     char title[600], sub[300], where[48];
     snprintf(title, sizeof title, "%s: duration of each call over time", name);
     if (rank >= 0)
         snprintf(where, sizeof where, "on rank %d", rank);
     else
-        snprintf(where, sizeof where, "on %s", run->nranks == 1 ? "1 rank" : "all ranks");
+        snprintf(where, sizeof where, "on %s", s->run_nranks == 1 ? "1 rank" : "all ranks");
     snprintf(sub, sizeof sub, "%zu call%s %s · x: call start in run time · y: duration%s", n,
              n == 1 ? "" : "s", where, logy ? " (log scale)" : "");
     double y = sp__draw_title(&c, title, sub);
@@ -101,7 +134,7 @@ int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, in
     char labels[MAX_RANK_COLORS][32];
     size_t nitems = 0;
     if (by_rank) {
-        for (size_t r = 0; r < run->nranks; r++) {
+        for (size_t r = 0; r < s->run_nranks; r++) {
             snprintf(labels[r], sizeof labels[r], "rank %zu", r);
             items[nitems++] = (sp__legend_item){labels[r], rank_color(r, c.style.dark), false};
         }
@@ -129,7 +162,7 @@ int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, in
         sp__draw_empty_msg(&c, "Too small to draw");
         goto out;
     }
-    double span = (double)(t1 - t0) * 1e-9;
+    double span = (double)s->span_ns * 1e-9;
     sp__axis ax = {.lo = 0, .hi = span > 0 ? span : 1e-6, .kind = SP__AXIS_TIME, .p0 = r.x,
                    .p1 = r.x + r.w};
     sp__axis_draw_y(&c, &ay, r, true, "duration", NULL);
@@ -138,82 +171,68 @@ int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, in
     cairo_save(cr);
     cairo_rectangle(cr, r.x - 4 * c.s, r.y - 4 * c.s, r.w + 8 * c.s, r.h + 8 * c.s);
     cairo_clip(cr);
-    size_t nser = by_rank ? run->nranks : 1;
+    const sp__pt *p = s->pt;
+    /* A series is a group (one rank) when coloured by rank, else all. */
+    size_t nser = by_rank ? s->ngroups : 1;
     size_t cols = (size_t)ceil(r.w) + 1;
-    if (n <= 3 * cols) {
-        /* Few calls: a thin line per series and a dot per call. */
-        for (size_t s = 0; s < nser; s++) {
-            sp_rgba col = by_rank ? rank_color(s, c.style.dark)
-                                  : sp_plot_region_color(name, c.style.dark);
-            size_t ns = 0;
+    for (size_t si = 0; si < nser; si++) {
+        size_t g0 = by_rank ? si : 0, g1 = by_rank ? si + 1 : s->ngroups;
+        size_t a = s->group_off[g0], b = s->group_off[g1];
+        sp_rgba col = by_rank ? rank_color((size_t)s->group_rank[g0], c.style.dark)
+                              : sp_plot_region_color(name, c.style.dark);
+        if (n <= 3 * cols) {
+            /* Few calls: a thin line per rank and a dot per call. */
             col.a = 0.45;
             sp__set_color(cr, col);
             cairo_set_line_width(cr, 1.2 * c.s);
-            /* Points are in rank order, each rank's by start time. */
-            for (size_t i = 0; i < n; i++) {
-                if (by_rank && p[i].rank != (int32_t)s)
-                    continue;
+            size_t g = g0;
+            for (size_t i = a; i < b; i++) {
                 double px = sp__axis_map(&ax, p[i].x), py = sp__axis_map(&ay, p[i].y);
-                bool new_series = ns == 0 || (!by_rank && i > 0 && p[i].rank != p[i - 1].rank);
-                if (new_series)
+                if (i == s->group_off[g]) { /* a rank's line starts anew */
                     cairo_move_to(cr, px, py);
-                else
+                    g++;
+                } else {
                     cairo_line_to(cr, px, py);
-                ns++;
+                }
             }
+            size_t ns = b - a;
             if (ns > 1 && ns <= 60 && ns * 12 * c.s < r.w) /* lines only while readable */
                 cairo_stroke(cr);
             cairo_new_path(cr);
             col.a = by_rank ? 0.85 : 1.0; /* overlapping series stay visible */
             sp__set_color(cr, col);
             double rad = (n > cols ? 1.8 : 2.8) * c.s;
-            for (size_t i = 0; i < n; i++) {
-                if (by_rank && p[i].rank != (int32_t)s)
-                    continue;
-                double px = sp__axis_map(&ax, p[i].x), py = sp__axis_map(&ay, p[i].y);
+            for (size_t i = a; i < b; i++) {
                 cairo_new_sub_path(cr);
-                cairo_arc(cr, px, py, rad, 0, 2 * M_PI);
+                cairo_arc(cr, sp__axis_map(&ax, p[i].x), sp__axis_map(&ay, p[i].y), rad, 0,
+                          2 * M_PI);
             }
             cairo_fill(cr);
+            continue;
         }
-    } else {
         /* Many calls: per series and pixel column, the min..max envelope. */
-        env = malloc(cols * 2 * sizeof *env);
-        if (!env) {
+        if (!env && !(env = malloc(cols * 2 * sizeof *env))) {
             cairo_restore(cr);
             rc = sp__error(SP_ENOMEM, "out of memory");
             goto out;
         }
-        for (size_t s = 0; s < nser; s++) {
-            for (size_t j = 0; j < cols; j++) {
-                env[2 * j] = INFINITY;
-                env[2 * j + 1] = -INFINITY;
-            }
-            for (size_t i = 0; i < n; i++) {
-                if (by_rank && p[i].rank != (int32_t)s)
-                    continue;
-                double px = sp__axis_map(&ax, p[i].x) - r.x;
-                size_t j = px < 0 ? 0 : px >= (double)cols ? cols - 1 : (size_t)px;
-                double py = sp__axis_map(&ay, p[i].y);
-                env[2 * j] = fminf(env[2 * j], (float)py);
-                env[2 * j + 1] = fmaxf(env[2 * j + 1], (float)py);
-            }
-            sp_rgba col = by_rank ? rank_color(s, c.style.dark)
-                                  : sp_plot_region_color(name, c.style.dark);
-            col.a = by_rank ? 0.75 : 1.0;
-            sp__set_color(cr, col);
-            for (size_t j = 0; j < cols; j++)
-                if (env[2 * j] <= env[2 * j + 1]) {
-                    double y0 = env[2 * j] - 1.2 * c.s, y1 = env[2 * j + 1] + 1.2 * c.s;
-                    cairo_rectangle(cr, r.x + j - 0.5 * c.s, y0, fmax(1, 1.6 * c.s), y1 - y0);
-                }
-            cairo_fill(cr);
+        for (size_t j = 0; j < cols; j++) {
+            env[2 * j] = INFINITY;
+            env[2 * j + 1] = -INFINITY;
         }
+        envelope(s, g0, g1, &ax, &ay, r.x, cols, env);
+        col.a = by_rank ? 0.75 : 1.0;
+        sp__set_color(cr, col);
+        for (size_t j = 0; j < cols; j++)
+            if (env[2 * j] <= env[2 * j + 1]) {
+                double y0 = env[2 * j] - 1.2 * c.s, y1 = env[2 * j + 1] + 1.2 * c.s;
+                cairo_rectangle(cr, r.x + j - 0.5 * c.s, y0, fmax(1, 1.6 * c.s), y1 - y0);
+            }
+        cairo_fill(cr);
     }
     cairo_restore(cr);
 out:
     free(env);
-    free(p);
     sp__canvas_end(&c);
     return rc;
 }

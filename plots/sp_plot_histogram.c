@@ -8,10 +8,18 @@
 #include "sp_error.h"
 #include "sp_plot_internal.h"
 
-static int cmp_i64(const void *a, const void *b)
+/* Number of sorted durations below v (ns). */
+static size_t count_below(const int64_t *d, size_t n, double v)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if ((double)d[mid] < v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
 static double pct(const int64_t *d, size_t n, double q)
@@ -53,22 +61,33 @@ int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_
 {
     if (!cr || !run || !(w > 0) || !(h > 0))
         return sp__error(SP_EINVAL, "sp_plot_histogram: bad arguments");
+    if (region < 0 || (size_t)region >= run->nregions) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "No such region (id %d)", region);
+        return sp_plot_draw_empty(cr, w, h, st, msg);
+    }
+    sp_region_series *s = sp__series_get(run, region, rank);
+    if (!s)
+        return sp__error(SP_ENOMEM, "out of memory");
+    int rc = sp_plot_histogram_series(cr, w, h, s, st);
+    sp_region_series_free(s);
+    return rc;
+}
+
+int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_series *s,
+                             const sp_plot_style *st)
+{
+    if (!cr || !s || !(w > 0) || !(h > 0))
+        return sp__error(SP_EINVAL, "sp_plot_histogram: bad arguments");
     sp__canvas c;
     int rc = sp__canvas_begin(&c, cr, w, h, st);
     if (rc)
         return rc;
-    size_t n = 0;
-    int64_t *d = NULL;
+    size_t n = s->n;
+    const int64_t *d = s->dur; /* sorted once when the series was built */
+    int32_t rank = s->rank;
+    const char *name = s->name;
     char msg[512];
-    if (region < 0 || (size_t)region >= run->nregions) {
-        snprintf(msg, sizeof msg, "No such region (id %d)", region);
-        sp__draw_empty_msg(&c, msg);
-        goto out;
-    }
-    const char *name = run->region_names[region];
-    d = sp__region_durations(run, region, rank, &n, &rc);
-    if (rc)
-        goto out;
     if (n == 0) {
         if (rank >= 0)
             snprintf(msg, sizeof msg, "No calls recorded for region '%s' on rank %d", name, rank);
@@ -77,15 +96,10 @@ int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_
         sp__draw_empty_msg(&c, msg);
         goto out;
     }
-    qsort(d, n, sizeof *d, cmp_i64);
-    double mn = (double)d[0], mx = (double)d[n - 1], sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += (double)d[i];
-    double mean = sum / (double)n, med = pct(d, n, 0.5), p95 = pct(d, n, 0.95);
-    double minpos = 0;
-    for (size_t i = 0; i < n && !minpos; i++)
-        if (d[i] > 0)
-            minpos = (double)d[i];
+    double mn = (double)d[0], mx = (double)d[n - 1];
+    double mean = s->sum_ns / (double)n, med = pct(d, n, 0.5), p95 = pct(d, n, 0.95);
+    size_t nzero = count_below(d, n, 0.5);
+    double minpos = nzero < n ? (double)d[nzero] : 0;
     bool logx = minpos > 0 && mx / minpos > 100;
 
     char title[600], sub[400], a[32], b[32], m[32], where[32];
@@ -93,7 +107,7 @@ int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_
     if (rank >= 0)
         snprintf(where, sizeof where, "on rank %d", rank);
     else
-        snprintf(where, sizeof where, "on %s", run->nranks == 1 ? "1 rank" : "all ranks");
+        snprintf(where, sizeof where, "on %s", s->run_nranks == 1 ? "1 rank" : "all ranks");
     snprintf(sub, sizeof sub, "%zu call%s %s · min %s · mean %s · max %s%s", n, n == 1 ? "" : "s",
              where, sp_plot_format_duration(mn * 1e-9, a, sizeof a),
              sp_plot_format_duration(mean * 1e-9, m, sizeof m),
@@ -135,13 +149,19 @@ int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_
         rc = sp__error(SP_ENOMEM, "out of memory");
         goto out;
     }
-    size_t cmax = 0;
-    for (size_t i = 0; i < n; i++) {
-        double v = (double)d[i] * 1e-9;
-        double tv = logx ? log10(v > 0 ? v : ax.lo) : v;
-        int k = (int)floor((tv - lo_t) / (hi_t - lo_t) * nb);
-        k = k < 0 ? 0 : k >= nb ? nb - 1 : k;
-        if (++cnt[k] > cmax)
+    /* Bin k holds [edge k, edge k+1); the first and last bins also take
+     * what lies beyond (as clamping did). Durations are sorted, so each
+     * edge is one binary search: O(bins * log n) per draw. */
+    size_t cmax = 0, below = 0;
+    for (int k = 0; k < nb; k++) {
+        size_t upto = n;
+        if (k + 1 < nb) {
+            double e = lo_t + (hi_t - lo_t) * (k + 1) / nb;
+            upto = count_below(d, n, (logx ? pow(10, e) : e) * 1e9);
+        }
+        cnt[k] = upto - below;
+        below = upto;
+        if (cnt[k] > cmax)
             cmax = cnt[k];
     }
     sp__axis ay = {.lo = 0, .hi = cmax * 1.12, .kind = SP__AXIS_NUMBER, .integer = true};
@@ -180,7 +200,6 @@ int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_
     marker(&c, &ax, r, med * 1e-9, "median", false, ly, false);
     marker(&c, &ax, r, p95 * 1e-9, "p95", true, ly + c.line_h[SP__FONT_SMALL] + 2 * c.s, true);
 out:
-    free(d);
     sp__canvas_end(&c);
     return rc;
 }

@@ -187,10 +187,53 @@ double sp__snap(double v);
 /* Empty-state message drawn on an open canvas. */
 void sp__draw_empty_msg(sp__canvas *c, const char *message);
 
-/* Durations in ns of region's calls on rank (-1 all), malloc'ed, count in
- * *n (0 allowed; returns NULL with *n = 0 then, or on ENOMEM with err set). */
-int64_t *sp__region_durations(const sp_run *run, int32_t region, int32_t rank,
-                              size_t *n, int *err);
+/* ---- region series (sp_region_series.c) ---- */
+
+/* A call of a series: start in run time (s) and duration (s). float is
+ * plenty for pixel positions and halves the memory of doubles. */
+typedef struct sp__pt {
+    float x, y;
+} sp__pt;
+
+#define SP__SERIES_BLOCK 64
+
+struct sp_region_series {
+    int refs;              /* guarded by the cache mutex */
+    int32_t region, rank;  /* rank -1 = all ranks */
+    char *name;            /* region name (copied: drawing never reads the run) */
+    size_t run_nranks;
+    int64_t span_ns;       /* run duration over every call (run time axis) */
+    size_t n;
+    int64_t *dur;          /* n durations (ns), ascending */
+    double sum_ns;         /* sum of dur */
+    sp__pt *pt;            /* n points grouped by rank, each group by start */
+    size_t ngroups;
+    int32_t *group_rank;   /* rank of each group (ascending) */
+    size_t *group_off;     /* ngroups + 1 offsets into pt */
+    size_t nblocks;        /* blocks of <= SP__SERIES_BLOCK points within a group */
+    size_t *block_off;     /* nblocks + 1 offsets into pt */
+    float *block_ymin, *block_ymax;
+    size_t bytes;          /* memory held (for the cache bound) */
+};
+
+/* A series of (run, region, rank) from the cache, building and caching it on
+ * a miss; release with sp_region_series_free(). NULL with err on failure. */
+sp_region_series *sp__series_get(const sp_run *run, int32_t region, int32_t rank);
+
+/* ---- internal counters for tests (sp_plot_stats.c) ---- */
+
+typedef struct sp__plot_stats {
+    size_t legend_items;      /* legend entries laid out and drawn */
+    size_t legend_rows;       /* legend rows drawn */
+    size_t legend_ellipsized; /* legend labels shortened with an ellipsis */
+    size_t series_built;      /* region series built (cache misses) */
+    size_t series_reused;     /* region series taken from the cache */
+} sp__plot_stats;
+
+/* While set, draws on the calling thread add to *st (NULL stops). */
+void sp__plot_stats_capture(sp__plot_stats *st);
+/* The calling thread's counters, or NULL. */
+sp__plot_stats *sp__plot_stats_active(void);
 
 /* Per-rank metrics (sp_plot_rank_bars.c): the value of a statistic, its
  * label ("total time"), and its formatting (durations or counts). */

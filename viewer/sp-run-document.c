@@ -6,6 +6,7 @@
 #include "scope_profiler.h"
 #include "sp-viewer-error.h"
 #include "sp_h5.h"
+#include "sp_plots.h"
 
 struct _SpRunDocument {
     GObject parent_instance;
@@ -27,6 +28,7 @@ static void sp_run_document_finalize(GObject *object)
 {
     SpRunDocument *self = SP_RUN_DOCUMENT(object);
     sp_timeline_free(self->timeline); /* points into run: free first */
+    sp_plot_cache_forget(self->run);  /* the charts' cached series of this run */
     sp_run_free(self->run);
     g_free(self->path);
     g_free(self->display_name);
