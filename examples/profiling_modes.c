@@ -38,13 +38,29 @@ static int check(int rc, const char *what)
     return rc;
 }
 
+/* A section of the walk-through: its heading, and options whose file (if
+ * any) lives in the work directory. */
+typedef struct section {
+    sp_options o;
+    char path[4096];
+} section;
+
+static void section_begin(section *sec, const char *title, const char *dir, const char *file)
+{
+    printf("\n## %s\n", title);
+    sp_options_init(&sec->o);
+    if (file) {
+        snprintf(sec->path, sizeof sec->path, "%s/%s", dir, file);
+        sec->o.file_path = sec->path;
+    }
+}
+
 static void turning_profiling_off(void)
 {
-    printf("\n## Turning profiling off\n");
-    sp_options o;
-    sp_options_init(&o);
-    o.deactivate_profiling = true;
-    if (check(sp_setup(&o), "setup"))
+    section sec;
+    section_begin(&sec, "Turning profiling off", NULL, NULL);
+    sec.o.deactivate_profiling = true;
+    if (check(sp_setup(&sec.o), "setup"))
         return;
     show_region_class();
     SP_SCOPE("maybe_profiled") { workload(); }
@@ -58,14 +74,10 @@ static void turning_profiling_off(void)
 
 static void keeping_data_in_memory(const char *dir)
 {
-    printf("\n## Keeping data in memory\n");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/unused.h5", dir);
-    sp_options o;
-    sp_options_init(&o);
-    o.deactivate_file_output = true;
-    o.file_path = path;
-    if (check(sp_setup(&o), "setup"))
+    section sec;
+    section_begin(&sec, "Keeping data in memory", dir, "unused.h5");
+    sec.o.deactivate_file_output = true;
+    if (check(sp_setup(&sec.o), "setup"))
         return;
     show_region_class();
     for (int i = 0; i < 3; i++)
@@ -83,7 +95,7 @@ static void keeping_data_in_memory(const char *dir)
     if (check(sp_finalize(false, &results), "finalize"))
         return;
     const sp_run_region *r = sp_run_find(results, "in_memory");
-    printf("file written  : %s\n", file_exists(path) ? "True" : "False");
+    printf("file written  : %s\n", file_exists(sec.path) ? "True" : "False");
     printf("num_calls     : %" PRIu64 "\n", r ? sp_run_region_num_calls(r) : 0);
     printf("total [s]     : %.9f\n", r ? sp_run_region_total_s(r) : 0.0);
     sp_run_free(results);
@@ -91,14 +103,10 @@ static void keeping_data_in_memory(const char *dir)
 
 static void buffer_size(const char *dir)
 {
-    printf("\n## Buffer size\n");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/buffered.h5", dir);
-    sp_options o;
-    sp_options_init(&o);
-    o.buffer_limit = 4; /* tiny on purpose */
-    o.file_path = path;
-    if (check(sp_setup(&o), "setup"))
+    section sec;
+    section_begin(&sec, "Buffer size", dir, "buffered.h5");
+    sec.o.buffer_limit = 4; /* tiny on purpose */
+    if (check(sp_setup(&sec.o), "setup"))
         return;
     for (int i = 0; i < 10; i++)
         SP_SCOPE("grows_often") {}
@@ -107,7 +115,7 @@ static void buffer_size(const char *dir)
     printf("  capacity : %zu (grew from 4)\n", sp_region_capacity(region));
     if (check(sp_finalize(false, NULL), "finalize"))
         return;
-    sp_run *run = sp_read_h5(path);
+    sp_run *run = sp_read_h5(sec.path);
     if (!run) {
         check(-1, "read");
         return;
@@ -145,18 +153,14 @@ static __attribute__((noinline)) void entry(void)
 
 static void recursive_profiling(const char *dir)
 {
-    printf("\n## Recursive profiling\n");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/recursive.h5", dir);
-    sp_options o;
-    sp_options_init(&o);
-    o.file_path = path;
-    if (check(sp_setup(&o), "setup"))
+    section sec;
+    section_begin(&sec, "Recursive profiling", dir, "recursive.h5");
+    if (check(sp_setup(&sec.o), "setup"))
         return;
     entry();
     if (check(sp_finalize(false, NULL), "finalize"))
         return;
-    sp_run *run = sp_read_h5(path);
+    sp_run *run = sp_read_h5(sec.path);
     if (!run) {
         check(-1, "read");
         return;
@@ -179,31 +183,26 @@ static __attribute__((noinline)) double hot_function(long n)
 
 static void line_profiling(const char *dir)
 {
-    printf("\n## Line-by-line profiling\n");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/line.h5", dir);
-    sp_options o;
-    sp_options_init(&o);
-    o.use_line_profiler = true;
-    o.file_path = path;
-    if (check(sp_setup(&o), "setup"))
+    section sec;
+    section_begin(&sec, "Line-by-line profiling", dir, "line.h5");
+    sec.o.use_line_profiler = true;
+    if (check(sp_setup(&sec.o), "setup"))
         return;
     show_region_class();
     sink = hot_function(25 * 1000 * 1000);
     check(sp_finalize(true, NULL), "finalize");
-    printf("per-line table: scope-profiler line-profile %s\n", path);
+    printf("per-line table: scope-profiler line-profile %s\n", sec.path);
 }
 
 /* ---- LIKWID: needs likwid-perfctr and a CPU LIKWID supports ---- */
 
 static void likwid_counters(void)
 {
-    printf("\n## LIKWID hardware counters\n");
-    sp_options o;
-    sp_options_init(&o);
-    o.deactivate_file_output = true;
-    o.use_likwid = true;
-    if (sp_setup(&o) != 0) {
+    section sec;
+    section_begin(&sec, "LIKWID hardware counters", NULL, NULL);
+    sec.o.deactivate_file_output = true;
+    sec.o.use_likwid = true;
+    if (sp_setup(&sec.o) != 0) {
         printf("  not available here: %s\n", sp_last_error());
         return;
     }
