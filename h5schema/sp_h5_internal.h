@@ -50,6 +50,16 @@ bool sp__utf8_valid(const char *s);
  * changed anything. */
 bool sp__utf8_sanitize(char *s);
 
+/* For HDF5 calls in a function with `int rc` and a `done:` label: when expr
+ * is negative, rc = sp__h5_error(SP_EIO, message...) and leave through done. */
+#define H5TRY(expr, ...)                                                                           \
+    do {                                                                                           \
+        if ((expr) < 0) {                                                                          \
+            rc = sp__h5_error(SP_EIO, __VA_ARGS__);                                                \
+            goto done;                                                                             \
+        }                                                                                          \
+    } while (0)
+
 /* ---- writer tuning (sp_h5_write.c; the benchmark compares settings) ---- */
 
 typedef struct sp__h5_write_options {
@@ -70,6 +80,20 @@ int sp__h5_write_opts(const sp_run *run, const char *path,
 
 /* ---- pieces of sp_h5_write() for the MPI writers (sp_h5_write_mpi*.c),
  * which write a file one rank group at a time ---- */
+
+/* Create (truncate) the temporary file tmp with open(2) before HDF5 does:
+ * errno explains a missing directory or a permission problem far better. */
+int sp__h5_touch_tmp(const char *tmp, const char *path);
+
+/* New file access properties of every writer (the 1.8 file format). */
+int sp__h5_file_access(const char *path, hid_t *out);
+
+/* H5Fcreate tmp (truncating) with fapl and the file creation properties of
+ * every writer; messages name the target path. */
+int sp__h5_file_create(const char *path, const char *tmp, hid_t fapl, hid_t *file);
+
+/* A scalar integer attribute of table entry id on loc, from value. */
+int sp__h5_write_int_attr(const char *path, hid_t loc, sp_schema_id id, int64_t value);
 
 /* Everything sp_h5_write() would refuse in run (SP_EINVAL with a message). */
 int sp__h5_write_check(const sp_run *run, const char *path);
@@ -158,6 +182,28 @@ int sp__h5_read_ints_2d(const char *file, hid_t loc, const char *name, int *ndim
 int sp__h5_read_strings(const char *file, hid_t loc, const char *name,
                         size_t *n, char ***out);
 void sp__strings_free(char **s, size_t n);
+
+/* SP_EFORMAT "<file>: <g's path>: columns have different lengths (name n,
+ * ...)" unless the ncols lengths n[] (of the columns ids[]) are equal. */
+int sp__h5_lengths_differ(const char *file, hid_t g, const size_t *n, const sp_schema_id *ids,
+                          int ncols);
+
+/* One integer column of a table group: read as int32 (width 4) or int64
+ * (width 8) into *out. */
+typedef struct sp__h5_int_column {
+    sp_schema_id id;
+    int width;
+    void **out;
+} sp__h5_int_column;
+
+#define SP__H5_TABLE_MAX 8
+
+/* Open the table group `group` under loc and read its ncols (<=
+ * SP__H5_TABLE_MAX) integer columns, which must all have the same length,
+ * *n. On failure the columns read so far stay in their *out for the caller
+ * to free. */
+int sp__h5_read_int_table(const char *file, hid_t loc, sp_schema_id group,
+                          const sp__h5_int_column *cols, int ncols, size_t *n);
 
 /* A scalar integer attribute. */
 int sp__h5_read_int_attr(const char *file, hid_t loc, const char *name,

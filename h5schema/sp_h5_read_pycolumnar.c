@@ -148,28 +148,13 @@ done:
 
 static int read_events(const char *file, hid_t fid, columnar *c)
 {
-    int rc;
-    hid_t g = H5I_INVALID_HID;
-    size_t n[4] = {0};
-    if ((rc = sp__h5_open_group(file, fid, SP_NAME(PY_EVENTS), &g)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(PY_EV_START), 8, &n[0], (void **)&c->start)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(PY_EV_END), 8, &n[1], (void **)&c->end)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(PY_EV_THREAD), 8, &n[2], (void **)&c->tid)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(PY_EV_PARENT), 8, &n[3], (void **)&c->parent)) < 0)
-        goto done;
-    if (n[1] != n[0] || n[2] != n[0] || n[3] != n[0]) {
-        rc = sp__error(SP_EFORMAT,
-                       "%s: /%s: columns have different lengths (%s %zu, %s %zu, %s %zu, %s %zu)",
-                       file, SP_NAME(PY_EVENTS), SP_NAME(PY_EV_START), n[0],
-                       SP_NAME(PY_EV_END), n[1], SP_NAME(PY_EV_THREAD), n[2],
-                       SP_NAME(PY_EV_PARENT), n[3]);
-        goto done;
-    }
-    c->nevents = n[0];
-done:
-    if (g >= 0)
-        H5Gclose(g);
-    return rc;
+    const sp__h5_int_column cols[] = {
+        {SP_SN_PY_EV_START, 8, (void **)&c->start},
+        {SP_SN_PY_EV_END, 8, (void **)&c->end},
+        {SP_SN_PY_EV_THREAD, 8, (void **)&c->tid},
+        {SP_SN_PY_EV_PARENT, 8, (void **)&c->parent},
+    };
+    return sp__h5_read_int_table(file, fid, SP_SN_PY_EVENTS, cols, 4, &c->nevents);
 }
 
 /* Give every event row its (rank, call index), refusing ranges outside the

@@ -602,3 +602,45 @@ int sp__h5_read_meta(const char *file, hid_t obj, sp_kvlist *l)
                             m.where);
     return 0;
 }
+
+int sp__h5_lengths_differ(const char *file, hid_t g, const size_t *n, const sp_schema_id *ids,
+                          int ncols)
+{
+    char where[256], list[512] = "";
+    size_t len = 0;
+    bool differ = false;
+    for (int i = 0; i < ncols; i++) {
+        differ |= n[i] != n[0];
+        len += (size_t)snprintf(list + len, len < sizeof list ? sizeof list - len : 0,
+                                "%s%s %zu", i ? ", " : "", sp__schema[ids[i]].name, n[i]);
+    }
+    if (!differ)
+        return 0;
+    return sp__error(SP_EFORMAT, "%s: %s: columns have different lengths (%s)", file,
+                     sp__h5_path(g, NULL, where, sizeof where), list);
+}
+
+int sp__h5_read_int_table(const char *file, hid_t loc, sp_schema_id group,
+                          const sp__h5_int_column *cols, int ncols, size_t *n)
+{
+    int rc;
+    hid_t g = H5I_INVALID_HID;
+    size_t len[SP__H5_TABLE_MAX] = {0};
+    sp_schema_id ids[SP__H5_TABLE_MAX];
+    if (ncols < 1 || ncols > SP__H5_TABLE_MAX)
+        return sp__error(SP_EINVAL, "%s: table of %d columns", file, ncols);
+    if ((rc = sp__h5_open_group(file, loc, sp__schema[group].name, &g)) < 0)
+        return rc;
+    for (int i = 0; i < ncols; i++) {
+        ids[i] = cols[i].id;
+        if ((rc = sp__h5_read_ints(file, g, sp__schema[cols[i].id].name, cols[i].width, &len[i],
+                                   cols[i].out)) < 0)
+            goto done;
+    }
+    if ((rc = sp__h5_lengths_differ(file, g, len, ids, ncols)) < 0)
+        goto done;
+    *n = len[0];
+done:
+    H5Gclose(g);
+    return rc;
+}

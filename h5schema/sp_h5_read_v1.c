@@ -100,54 +100,32 @@ done:
 
 static int read_calls(const char *file, hid_t rank_group, sp_rank_data *rk)
 {
-    int rc;
-    hid_t g = H5I_INVALID_HID;
-    size_t n[5] = {0};
     /* Assigned to the rank at once, so sp_run_free() frees them on error. */
-    if ((rc = sp__h5_open_group(file, rank_group, SP_NAME(CALLS), &g)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(CALL_START), 8, &n[0], (void **)&rk->start_ns)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(CALL_END), 8, &n[1], (void **)&rk->end_ns)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(CALL_REGION), 4, &n[2], (void **)&rk->region)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(CALL_THREAD), 4, &n[3], (void **)&rk->thread)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(CALL_PARENT), 8, &n[4], (void **)&rk->parent)) < 0)
-        goto done;
-    if (n[1] != n[0] || n[2] != n[0] || n[3] != n[0] || n[4] != n[0]) {
-        char where[256];
-        rc = sp__error(SP_EFORMAT,
-                       "%s: %s: columns have different lengths (%s %zu, %s %zu, %s %zu, "
-                       "%s %zu, %s %zu)",
-                       file, sp__h5_path(g, NULL, where, sizeof where), SP_NAME(CALL_START),
-                       n[0], SP_NAME(CALL_END), n[1], SP_NAME(CALL_REGION), n[2],
-                       SP_NAME(CALL_THREAD), n[3], SP_NAME(CALL_PARENT), n[4]);
-        goto done;
-    }
-    rk->ncalls = n[0];
-done:
-    if (g >= 0)
-        H5Gclose(g);
-    return rc;
+    const sp__h5_int_column cols[] = {
+        {SP_SN_CALL_START, 8, (void **)&rk->start_ns},
+        {SP_SN_CALL_END, 8, (void **)&rk->end_ns},
+        {SP_SN_CALL_REGION, 4, (void **)&rk->region},
+        {SP_SN_CALL_THREAD, 4, (void **)&rk->thread},
+        {SP_SN_CALL_PARENT, 8, (void **)&rk->parent},
+    };
+    return sp__h5_read_int_table(file, rank_group, SP_SN_CALLS, cols, 5, &rk->ncalls);
 }
 
 static int read_dropped(const char *file, hid_t rank_group, sp_rank_data *rk,
                         size_t nregions)
 {
-    int rc;
-    hid_t g = H5I_INVALID_HID;
-    size_t n_region = 0, n_calls = 0;
     int32_t *region = NULL;
     int64_t *calls = NULL;
-    char where[256] = "";
-    if ((rc = sp__h5_open_group(file, rank_group, SP_NAME(DROPPED), &g)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(DROPPED_REGION), 4, &n_region, (void **)&region)) < 0 ||
-        (rc = sp__h5_read_ints(file, g, SP_NAME(DROPPED_CALLS), 8, &n_calls, (void **)&calls)) < 0)
+    size_t n_region = 0;
+    const sp__h5_int_column cols[] = {
+        {SP_SN_DROPPED_REGION, 4, (void **)&region},
+        {SP_SN_DROPPED_CALLS, 8, (void **)&calls},
+    };
+    int rc = sp__h5_read_int_table(file, rank_group, SP_SN_DROPPED, cols, 2, &n_region);
+    if (rc < 0)
         goto done;
-    sp__h5_path(g, NULL, where, sizeof where);
-    if (n_region != n_calls) {
-        rc = sp__error(SP_EFORMAT, "%s: %s: columns have different lengths (%s %zu, %s %zu)",
-                       file, where, SP_NAME(DROPPED_REGION), n_region,
-                       SP_NAME(DROPPED_CALLS), n_calls);
-        goto done;
-    }
+    char where[256];
+    sp__h5_path(rank_group, SP_NAME(DROPPED), where, sizeof where);
     if (n_region && !(rk->dropped = calloc(nregions ? nregions : 1, sizeof *rk->dropped))) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where);
         goto done;
@@ -162,29 +140,9 @@ static int read_dropped(const char *file, hid_t rank_group, sp_rank_data *rk,
         rk->dropped[region[i]] += (uint64_t)calls[i];
     }
 done:
-    if (g >= 0)
-        H5Gclose(g);
     free(region);
     free(calls);
     return rc;
-}
-
-/* "columns have different lengths" for a table of up to 8 columns. */
-static int lengths_differ(const char *file, hid_t g, const size_t *n, const sp_schema_id *ids,
-                          int ncols)
-{
-    char where[256], list[512] = "";
-    size_t len = 0;
-    bool differ = false;
-    for (int i = 0; i < ncols; i++) {
-        differ |= n[i] != n[0];
-        len += (size_t)snprintf(list + len, len < sizeof list ? sizeof list - len : 0,
-                                "%s%s %zu", i ? ", " : "", sp__schema[ids[i]].name, n[i]);
-    }
-    if (!differ)
-        return 0;
-    return sp__error(SP_EFORMAT, "%s: %s: columns have different lengths (%s)", file,
-                     sp__h5_path(g, NULL, where, sizeof where), list);
 }
 
 /* Optional: line samples of the recording modes. */
@@ -207,7 +165,7 @@ static int read_lines(const char *file, hid_t rank_group, sp_rank_data *rk)
         (rc = sp__h5_read_strings(file, g, SP_NAME(LINE_FUNCTION), &n[3], &rk->line_function)) < 0 ||
         (rc = sp__h5_read_ints(file, g, SP_NAME(LINE_SAMPLES), 8, &n[4], (void **)&rk->line_samples)) < 0 ||
         (rc = sp__h5_read_ints(file, g, SP_NAME(LINE_TIME), 8, &n[5], (void **)&rk->line_time_ns)) < 0 ||
-        (rc = lengths_differ(file, g, n, ids, 6)) < 0)
+        (rc = sp__h5_lengths_differ(file, g, n, ids, 6)) < 0)
         goto done;
     for (size_t i = 0; i < n[0]; i++)
         if ((int64_t)rk->line_samples[i] < 0) { /* read as int64: negatives clipped in */
@@ -247,7 +205,7 @@ static int read_counters(const char *file, hid_t rank_group, sp_rank_data *rk)
         (rc = sp__h5_read_strings(file, g, SP_NAME(COUNTER_NAME), &n[4], &rk->counter_name)) < 0 ||
         (rc = sp__h5_read_f64(file, g, SP_NAME(COUNTER_VALUE), &n[5], &rk->counter_value)) < 0 ||
         (rc = sp__h5_read_ints(file, g, SP_NAME(COUNTER_CALLS), 8, &n[6], (void **)&rk->counter_calls)) < 0 ||
-        (rc = lengths_differ(file, g, n, ids, 7)) < 0)
+        (rc = sp__h5_lengths_differ(file, g, n, ids, 7)) < 0)
         goto done;
     rk->ncounters = n[0];
 done:

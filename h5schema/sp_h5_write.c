@@ -39,14 +39,6 @@ typedef struct writer {
     bool calls_later; /* MPI writers: allocate the call columns, write them later */
 } writer;
 
-#define H5TRY(expr, ...)                                                       \
-    do {                                                                       \
-        if ((expr) < 0) {                                                      \
-            rc = sp__h5_error(SP_EIO, __VA_ARGS__);                            \
-            goto done;                                                         \
-        }                                                                      \
-    } while (0)
-
 /* ---------------------------------------------------------------- checks */
 
 static int check_text(const char *s, const char *path, const char *what, size_t i)
@@ -156,21 +148,20 @@ done:
     return rc;
 }
 
-/* A scalar integer attribute of table entry id. */
-static int write_int_attr(const writer *w, hid_t loc, sp_schema_id id, int64_t value)
+int sp__h5_write_int_attr(const char *path, hid_t loc, sp_schema_id id, int64_t value)
 {
     int rc = 0;
     hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
     const sp_schema_entry *e = &sp__schema[id];
     char where[256];
-    H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", w->path);
+    H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", path);
     H5TRY(attr = H5Acreate2(loc, e->name, sp__h5_file_type(e->type), space,
                             H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", w->path,
+          "cannot write '%s': cannot create attribute %s", path,
           sp__h5_path(loc, e->name, where, sizeof where));
     /* Convert from int64 in memory: HDF5 narrows to the file type. */
     H5TRY(H5Awrite(attr, H5T_NATIVE_INT64, &value), "cannot write '%s': attribute %s",
-          w->path, sp__h5_path(loc, e->name, where, sizeof where));
+          path, sp__h5_path(loc, e->name, where, sizeof where));
 done:
     if (attr >= 0)
         H5Aclose(attr);
@@ -454,9 +445,11 @@ static int write_rank(const writer *w, hid_t file, const sp_run *run, size_t r)
     snprintf(name, sizeof name, "%s%zu", SP_NAME(RANK_GROUP), r);
     H5TRY(g = create_group(file, name, false), "cannot write '%s': cannot create group /%s",
           w->path, name);
-    if ((rc = write_int_attr(w, g, SP_SN_RANK_RANK, rk->rank)) < 0 ||
-        (rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_OFFSET, rk->clock_offset_ns)) < 0 ||
-        (rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_OFFSET_ERR, rk->clock_offset_err_ns)) < 0 ||
+    if ((rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_RANK, rk->rank)) < 0 ||
+        (rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_OFFSET,
+                                    rk->clock_offset_ns)) < 0 ||
+        (rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_OFFSET_ERR,
+                                    rk->clock_offset_err_ns)) < 0 ||
         (rc = write_meta_group(w, g, SP_NAME(RANK_METADATA), &rk->meta)) < 0 ||
         (rc = write_threads(w, g, rk)) < 0 || (rc = write_calls(w, g, rk)) < 0 ||
         (rc = write_dropped(w, g, rk, run->nregions)) < 0 ||
@@ -472,8 +465,9 @@ done:
 static int write_root(const writer *w, hid_t file, const sp_run *run)
 {
     int rc;
-    if ((rc = write_int_attr(w, file, SP_SN_ROOT_SCHEMA, SP_SCHEMA_VERSION)) < 0 ||
-        (rc = write_int_attr(w, file, SP_SN_ROOT_NUM_RANKS, (int64_t)run->nranks)) < 0 ||
+    if ((rc = sp__h5_write_int_attr(w->path, file, SP_SN_ROOT_SCHEMA, SP_SCHEMA_VERSION)) < 0 ||
+        (rc = sp__h5_write_int_attr(w->path, file, SP_SN_ROOT_NUM_RANKS,
+                                    (int64_t)run->nranks)) < 0 ||
         (rc = write_meta_group(w, file, SP_NAME(METADATA), &run->meta)) < 0 ||
         (rc = write_column(w, file, SP_SN_REGION_NAMES, run->nregions,
                            run->region_names)) < 0)
@@ -497,9 +491,7 @@ static int write_file(const writer *w, hid_t file, const sp_run *run)
 
 /* ---------------------------------------------------------------- entry */
 
-/* Create (truncate) the temporary file ourselves first: HDF5 reports a
- * missing directory or a permission problem far less clearly than errno. */
-static int touch_tmp(const char *tmp, const char *path)
+int sp__h5_touch_tmp(const char *tmp, const char *path)
 {
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0)
@@ -507,6 +499,39 @@ static int touch_tmp(const char *tmp, const char *path)
                          strerror(errno));
     close(fd);
     return 0;
+}
+
+int sp__h5_file_access(const char *path, hid_t *out)
+{
+    int rc = 0;
+    hid_t fapl = H5I_INVALID_HID;
+    H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot write '%s'", path);
+    /* The 1.8 file format: readable by every HDF5 since 1.8 (h5py too), and
+     * it stores many attributes densely instead of failing past 64 KiB of
+     * metadata in one object header. */
+    H5TRY(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18),
+          "cannot write '%s': file format bounds", path);
+    *out = fapl;
+    fapl = H5I_INVALID_HID;
+done:
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    return rc;
+}
+
+int sp__h5_file_create(const char *path, const char *tmp, hid_t fapl, hid_t *file)
+{
+    int rc = 0;
+    hid_t fcpl = H5I_INVALID_HID;
+    *file = H5I_INVALID_HID;
+    H5TRY(fcpl = H5Pcreate(H5P_FILE_CREATE), "cannot write '%s'", path);
+    H5TRY(H5Pset_obj_track_times(fcpl, false), "cannot write '%s'", path); /* root group */
+    H5TRY(*file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl),
+          "cannot write '%s': cannot create '%s'", path, tmp);
+done:
+    if (fcpl >= 0)
+        H5Pclose(fcpl);
+    return rc;
 }
 
 static int sync_file(const char *tmp, const char *path)
@@ -526,7 +551,7 @@ static int sync_file(const char *tmp, const char *path)
 int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_options *o)
 {
     int rc = 0;
-    hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID, file = H5I_INVALID_HID;
+    hid_t fapl = H5I_INVALID_HID, file = H5I_INVALID_HID;
     char *tmp = NULL;
     bool tmp_exists = false;
     sp__h5_quiet quiet;
@@ -538,7 +563,7 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
     if (!(tmp = malloc(tmp_len)))
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);
     snprintf(tmp, tmp_len, "%s.tmp.%ld", path, (long)getpid());
-    if ((rc = touch_tmp(tmp, path)) < 0) {
+    if ((rc = sp__h5_touch_tmp(tmp, path)) < 0) {
         free(tmp);
         return rc;
     }
@@ -546,17 +571,9 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
     writer w = {.path = path, .o = o};
     sp__h5_quiet_begin(&quiet);
 
-    H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot write '%s'", path);
-    /* The 1.8 file format: readable by every HDF5 since 1.8 (h5py too), and
-     * it stores many attributes densely instead of failing past 64 KiB of
-     * metadata in one object header. */
-    H5TRY(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18),
-          "cannot write '%s': file format bounds", path);
-    H5TRY(fcpl = H5Pcreate(H5P_FILE_CREATE), "cannot write '%s'", path);
-    H5TRY(H5Pset_obj_track_times(fcpl, false), "cannot write '%s'", path); /* root group */
-    H5TRY(file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl),
-          "cannot write '%s': cannot create '%s'", path, tmp);
-    if ((rc = write_file(&w, file, run)) < 0)
+    if ((rc = sp__h5_file_access(path, &fapl)) < 0 ||
+        (rc = sp__h5_file_create(path, tmp, fapl, &file)) < 0 ||
+        (rc = write_file(&w, file, run)) < 0)
         goto done;
     herr_t closed = H5Fclose(file);
     file = H5I_INVALID_HID;
@@ -572,8 +589,6 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
 done:
     if (file >= 0)
         H5Fclose(file);
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);

@@ -9,22 +9,10 @@
  */
 #ifdef SP_WITH_MPI
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "sp_error.h"
 #include "sp_h5_write_mpi_internal.h"
-
-#define H5TRY(expr, ...)                                                                           \
-    do {                                                                                           \
-        if ((expr) < 0) {                                                                          \
-            rc = sp__h5_error(SP_EIO, __VA_ARGS__);                                                \
-            goto done;                                                                             \
-        }                                                                                          \
-    } while (0)
 
 int sp__h5w_check(const sp_run *run, size_t r, const char *path)
 {
@@ -34,15 +22,13 @@ int sp__h5w_check(const sp_run *run, size_t r, const char *path)
 
 /* ---------------------------------------------------------------- files */
 
-/* The 1.8 file format, as sp_h5_write(): readable by every HDF5 since 1.8,
- * dense attribute storage for long metadata lists. */
+/* sp_h5_write()'s file access properties, with MPI-IO when mpio. */
 static int file_access(const sp__h5w *w, bool mpio, hid_t *out)
 {
-    int rc = 0;
     hid_t fapl = H5I_INVALID_HID;
-    H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot write '%s'", w->path);
-    H5TRY(H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18),
-          "cannot write '%s': file format bounds", w->path);
+    int rc = sp__h5_file_access(w->path, &fapl);
+    if (rc < 0)
+        return rc;
     if (mpio) {
 #ifdef H5_HAVE_PARALLEL
         H5TRY(H5Pset_fapl_mpio(fapl, w->comm, MPI_INFO_NULL),
@@ -62,27 +48,14 @@ done:
 
 int sp__h5w_create(const sp__h5w *w, const char *tmp, hid_t *file)
 {
-    int rc = 0;
-    hid_t fapl = H5I_INVALID_HID, fcpl = H5I_INVALID_HID;
+    hid_t fapl = H5I_INVALID_HID;
     *file = H5I_INVALID_HID;
-    /* Create it ourselves first, as sp_h5_write(): errno says "No such file
-     * or directory" far more clearly than HDF5's message. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return sp__error(SP_EIO, "cannot write '%s': cannot create '%s': %s", w->path, tmp,
-                         strerror(errno));
-    close(fd);
-    if ((rc = file_access(w, false, &fapl)) < 0)
+    /* Create it ourselves first, as sp_h5_write(). */
+    int rc = sp__h5_touch_tmp(tmp, w->path);
+    if (rc < 0 || (rc = file_access(w, false, &fapl)) < 0)
         return rc;
-    H5TRY(fcpl = H5Pcreate(H5P_FILE_CREATE), "cannot write '%s'", w->path);
-    H5TRY(H5Pset_obj_track_times(fcpl, false), "cannot write '%s'", w->path); /* root group */
-    H5TRY(*file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl),
-          "cannot write '%s': cannot create '%s'", w->path, tmp);
-done:
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
-    if (fapl >= 0)
-        H5Pclose(fapl);
+    rc = sp__h5_file_create(w->path, tmp, fapl, file);
+    H5Pclose(fapl);
     return rc;
 }
 
@@ -107,40 +80,20 @@ int sp__h5w_root(const sp__h5w *w, hid_t file, const sp_run *run)
     return sp__h5_write_root(file, run, w->path, &w->o);
 }
 
-/* A scalar integer attribute of table entry id. */
-static int write_int_attr(const sp__h5w *w, hid_t loc, sp_schema_id id, int64_t value)
-{
-    int rc = 0;
-    hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-    const sp_schema_entry *e = &sp__schema[id];
-    char where[256];
-    H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", w->path);
-    H5TRY(attr =
-              H5Acreate2(loc, e->name, sp__h5_file_type(e->type), space, H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", w->path,
-          sp__h5_path(loc, e->name, where, sizeof where));
-    H5TRY(H5Awrite(attr, H5T_NATIVE_INT64, &value), "cannot write '%s': attribute %s", w->path,
-          sp__h5_path(loc, e->name, where, sizeof where));
-done:
-    if (attr >= 0)
-        H5Aclose(attr);
-    if (space >= 0)
-        H5Sclose(space);
-    return rc;
-}
-
 /* The clock measurements of an MPI rank (SCHEMA.md, "MPI"); a measurement
  * with a negative uncertainty was not taken and gets no attributes. */
 static int write_clock(const sp__h5w *w, hid_t g, const sp__h5_mpi_clock *c)
 {
     int rc = 0;
     if (c->setup_err_ns >= 0 &&
-        ((rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_SETUP, c->setup_ns)) < 0 ||
-         (rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_SETUP_ERR, c->setup_err_ns)) < 0))
+        ((rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_SETUP, c->setup_ns)) < 0 ||
+         (rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_SETUP_ERR,
+                                     c->setup_err_ns)) < 0))
         return rc;
     if (c->finalize_err_ns >= 0 &&
-        ((rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_FINALIZE, c->finalize_ns)) < 0 ||
-         (rc = write_int_attr(w, g, SP_SN_RANK_CLOCK_FINALIZE_ERR, c->finalize_err_ns)) < 0))
+        ((rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_FINALIZE, c->finalize_ns)) < 0 ||
+         (rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_FINALIZE_ERR,
+                                     c->finalize_err_ns)) < 0))
         return rc;
     return 0;
 }

@@ -20,19 +20,8 @@ static sp_rgba rank_color(size_t r, bool dark)
 int sp_plot_duration_time(cairo_t *cr, double w, double h, const sp_run *run, int32_t region,
                           int32_t rank, const sp_plot_style *st)
 {
-    if (!cr || !run || !(w > 0) || !(h > 0))
-        return sp__error(SP_EINVAL, "sp_plot_duration_time: bad arguments");
-    if (region < 0 || (size_t)region >= run->nregions) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "No such region (id %d)", region);
-        return sp_plot_draw_empty(cr, w, h, st, msg);
-    }
-    sp_region_series *s = sp__series_get(run, region, rank);
-    if (!s)
-        return sp__error(SP_ENOMEM, "out of memory");
-    int rc = sp_plot_duration_time_series(cr, w, h, s, st);
-    sp_region_series_free(s);
-    return rc;
+    return sp__plot_series_chart(cr, w, h, run, region, rank, st, "sp_plot_duration_time",
+                                 sp_plot_duration_time_series);
 }
 
 /* Column of run time x (s) on axis ax whose plot starts at x0, clamped. */
@@ -82,25 +71,16 @@ static void envelope(const sp_region_series *s, size_t g0, size_t g1, const sp__
 int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_region_series *s,
                                  const sp_plot_style *st)
 {
-    if (!cr || !s || !(w > 0) || !(h > 0))
-        return sp__error(SP_EINVAL, "sp_plot_duration_time: bad arguments");
     sp__canvas c;
-    int rc = sp__canvas_begin(&c, cr, w, h, st);
+    int rc = sp__series_canvas_begin(&c, cr, w, h, s, st, "sp_plot_duration_time");
     if (rc)
         return rc;
-    char msg[512];
     float *env = NULL;
     const char *name = s->name;
     int32_t rank = s->rank;
     size_t n = s->n;
-    if (n == 0) {
-        if (rank >= 0)
-            snprintf(msg, sizeof msg, "No calls recorded for region '%s' on rank %d", name, rank);
-        else
-            snprintf(msg, sizeof msg, "No calls recorded for region '%s'", name);
-        sp__draw_empty_msg(&c, msg);
+    if (sp__series_draw_if_empty(&c, s))
         goto out;
-    }
     /* Durations are sorted: extremes without a scan. */
     double ymax = (double)s->dur[n - 1] * 1e-9;
     double yminpos = INFINITY;
@@ -121,12 +101,8 @@ int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_regio
 
     char title[600], sub[300], where[48];
     snprintf(title, sizeof title, "%s: duration of each call over time", name);
-    if (rank >= 0)
-        snprintf(where, sizeof where, "on rank %d", rank);
-    else
-        snprintf(where, sizeof where, "on %s", s->run_nranks == 1 ? "1 rank" : "all ranks");
     snprintf(sub, sizeof sub, "%zu call%s %s · x: call start in run time · y: duration%s", n,
-             n == 1 ? "" : "s", where, logy ? " (log scale)" : "");
+             n == 1 ? "" : "s", sp__series_where(s, where, sizeof where), logy ? " (log scale)" : "");
     double y = sp__draw_title(&c, title, sub);
     double pad = 16 * c.s;
     /* Legend: ranks when coloured by rank, else the region. */

@@ -59,43 +59,22 @@ static void marker(sp__canvas *c, const sp__axis *ax, sp__rect r, double v, cons
 int sp_plot_histogram(cairo_t *cr, double w, double h, const sp_run *run, int32_t region,
                       int32_t rank, const sp_plot_style *st)
 {
-    if (!cr || !run || !(w > 0) || !(h > 0))
-        return sp__error(SP_EINVAL, "sp_plot_histogram: bad arguments");
-    if (region < 0 || (size_t)region >= run->nregions) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "No such region (id %d)", region);
-        return sp_plot_draw_empty(cr, w, h, st, msg);
-    }
-    sp_region_series *s = sp__series_get(run, region, rank);
-    if (!s)
-        return sp__error(SP_ENOMEM, "out of memory");
-    int rc = sp_plot_histogram_series(cr, w, h, s, st);
-    sp_region_series_free(s);
-    return rc;
+    return sp__plot_series_chart(cr, w, h, run, region, rank, st, "sp_plot_histogram",
+                                 sp_plot_histogram_series);
 }
 
 int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_series *s,
                              const sp_plot_style *st)
 {
-    if (!cr || !s || !(w > 0) || !(h > 0))
-        return sp__error(SP_EINVAL, "sp_plot_histogram: bad arguments");
     sp__canvas c;
-    int rc = sp__canvas_begin(&c, cr, w, h, st);
+    int rc = sp__series_canvas_begin(&c, cr, w, h, s, st, "sp_plot_histogram");
     if (rc)
         return rc;
     size_t n = s->n;
     const int64_t *d = s->dur; /* sorted once when the series was built */
-    int32_t rank = s->rank;
     const char *name = s->name;
-    char msg[512];
-    if (n == 0) {
-        if (rank >= 0)
-            snprintf(msg, sizeof msg, "No calls recorded for region '%s' on rank %d", name, rank);
-        else
-            snprintf(msg, sizeof msg, "No calls recorded for region '%s'", name);
-        sp__draw_empty_msg(&c, msg);
+    if (sp__series_draw_if_empty(&c, s))
         goto out;
-    }
     double mn = (double)d[0], mx = (double)d[n - 1];
     double mean = s->sum_ns / (double)n, med = pct(d, n, 0.5), p95 = pct(d, n, 0.95);
     size_t nzero = count_below(d, n, 0.5);
@@ -104,12 +83,8 @@ int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_se
 
     char title[600], sub[400], a[32], b[32], m[32], where[32];
     snprintf(title, sizeof title, "%s: call durations", name);
-    if (rank >= 0)
-        snprintf(where, sizeof where, "on rank %d", rank);
-    else
-        snprintf(where, sizeof where, "on %s", s->run_nranks == 1 ? "1 rank" : "all ranks");
     snprintf(sub, sizeof sub, "%zu call%s %s · min %s · mean %s · max %s%s", n, n == 1 ? "" : "s",
-             where, sp_plot_format_duration(mn * 1e-9, a, sizeof a),
+             sp__series_where(s, where, sizeof where), sp_plot_format_duration(mn * 1e-9, a, sizeof a),
              sp_plot_format_duration(mean * 1e-9, m, sizeof m),
              sp_plot_format_duration(mx * 1e-9, b, sizeof b), logx ? " · log scale" : "");
     double y = sp__draw_title(&c, title, sub);

@@ -220,6 +220,31 @@ struct sp_region_series {
  * a miss; release with sp_region_series_free(). NULL with err on failure. */
 sp_region_series *sp__series_get(const sp_run *run, int32_t region, int32_t rank);
 
+/* ---- charts of one region's series (sp_plot_series_chart.c) ---- */
+
+typedef int (*sp__series_chart_fn)(cairo_t *cr, double w, double h, const sp_region_series *s,
+                                   const sp_plot_style *st);
+
+/* Draw chart for (run, region, rank) through the series cache: arguments
+ * checked in the name of fn ("sp_plot_histogram"), a region out of range
+ * drawn as an empty state. */
+int sp__plot_series_chart(cairo_t *cr, double w, double h, const sp_run *run, int32_t region,
+                          int32_t rank, const sp_plot_style *st, const char *fn,
+                          sp__series_chart_fn chart);
+
+/* Check the arguments of a series chart (in the name of fn) and open its
+ * canvas c; 0 or SP_E* (nothing to close then). */
+int sp__series_canvas_begin(sp__canvas *c, cairo_t *cr, double w, double h,
+                            const sp_region_series *s, const sp_plot_style *st, const char *fn);
+
+/* When s has no calls, draw the "No calls recorded ..." empty state on c
+ * and return true. */
+bool sp__series_draw_if_empty(sp__canvas *c, const sp_region_series *s);
+
+/* Where s's calls come from, for subtitles: "on rank 3", "on 1 rank" or
+ * "on all ranks", into buf; returns buf. */
+const char *sp__series_where(const sp_region_series *s, char *buf, size_t size);
+
 /* ---- internal counters for tests (sp_plot_stats.c) ---- */
 
 typedef struct sp__plot_stats {

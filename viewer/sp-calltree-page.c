@@ -258,10 +258,7 @@ static void page_iface_init(SpPageInterface *iface)
 static void sp_calltree_page_dispose(GObject *object)
 {
     SpCalltreePage *self = SP_CALLTREE_PAGE(object);
-    if (self->column_view)
-        gtk_column_view_set_model(self->column_view, NULL);
-    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_CALLTREE_PAGE);
-    sp_page_unparent_children(GTK_WIDGET(self));
+    sp_column_page_dispose(GTK_WIDGET(self), SP_TYPE_CALLTREE_PAGE, self->column_view);
     g_clear_object(&self->selection);
     g_clear_object(&self->tree);
     g_clear_object(&self->session);
@@ -282,9 +279,7 @@ static void sp_calltree_page_class_init(SpCalltreePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, flame_button);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, zoom_label);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, reset_zoom_button);
-#define COL(id, field)                                                                         \
-    gtk_widget_class_bind_template_child_full(wc, id, FALSE,                                   \
-                                              G_STRUCT_OFFSET(SpCalltreePage, columns[field]))
+#define COL(id, field) SP_BIND_COLUMN(wc, SpCalltreePage, id, field)
     COL("col_name", FIELD_NAME);
     COL("col_incl", FIELD_INCL);
     COL("col_own", FIELD_OWN);
@@ -305,21 +300,14 @@ static void sp_calltree_page_init(SpCalltreePage *self)
             sp_column_set_region(self->columns[f], cell_name, NULL, TRUE);
         else
             sp_column_set_text(self->columns[f], cell_text, GINT_TO_POINTER(f), TRUE);
-        GtkSorter *sorter =
-            GTK_SORTER(gtk_custom_sorter_new(compare_nodes, GINT_TO_POINTER(f), NULL));
-        gtk_column_view_column_set_sorter(self->columns[f], sorter);
-        g_object_unref(sorter);
+        sp_column_set_compare(self->columns[f], compare_nodes, GINT_TO_POINTER(f));
     }
     /* Sorting keeps children under their parent. */
     GtkTreeListRowSorter *row_sorter =
         gtk_tree_list_row_sorter_new(g_object_ref(gtk_column_view_get_sorter(self->column_view)));
     self->sorted = gtk_sort_list_model_new(NULL, GTK_SORTER(row_sorter));
-    self->selection = gtk_single_selection_new(G_LIST_MODEL(self->sorted));
-    gtk_single_selection_set_autoselect(self->selection, FALSE);
-    gtk_single_selection_set_can_unselect(self->selection, TRUE);
-    gtk_column_view_set_model(self->column_view, GTK_SELECTION_MODEL(self->selection));
-    gtk_column_view_sort_by_column(self->column_view, self->columns[FIELD_INCL],
-                                   GTK_SORT_DESCENDING);
+    self->selection = sp_column_view_show(self->column_view, G_LIST_MODEL(self->sorted),
+                                          self->columns[FIELD_INCL]);
     g_signal_connect(self->selection, "selection-changed", G_CALLBACK(on_selection_changed), self);
     g_signal_connect(self->flame, "node-activated", G_CALLBACK(on_node_activated), self);
     g_signal_connect(self->flame, "root-changed", G_CALLBACK(on_root_changed), self);

@@ -417,10 +417,7 @@ GListModel *sp_compare_page_get_rows(SpComparePage *self) { return G_LIST_MODEL(
 static void sp_compare_page_dispose(GObject *object)
 {
     SpComparePage *self = SP_COMPARE_PAGE(object);
-    if (self->column_view)
-        gtk_column_view_set_model(self->column_view, NULL);
-    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_COMPARE_PAGE);
-    sp_page_unparent_children(GTK_WIDGET(self));
+    sp_column_page_dispose(GTK_WIDGET(self), SP_TYPE_COMPARE_PAGE, self->column_view);
     g_clear_object(&self->selection);
     g_clear_object(&self->session);
     g_clear_object(&self->base);
@@ -447,9 +444,7 @@ static void sp_compare_page_class_init(SpComparePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpComparePage, verdict_dropdown);
     gtk_widget_class_bind_template_child(wc, SpComparePage, column_view);
     gtk_widget_class_bind_template_child(wc, SpComparePage, bars);
-#define COL(id, field)                                                                         \
-    gtk_widget_class_bind_template_child_full(wc, id, FALSE,                                   \
-                                              G_STRUCT_OFFSET(SpComparePage, columns[field]))
+#define COL(id, field) SP_BIND_COLUMN(wc, SpComparePage, id, field)
     COL("col_name", FIELD_NAME);
     COL("col_base", FIELD_BASE);
     COL("col_cand", FIELD_CAND);
@@ -473,21 +468,15 @@ static void sp_compare_page_init(SpComparePage *self)
             sp_column_set_text_full(self->columns[f], cell_text,
                                     f >= FIELD_DELTA ? cell_class : NULL, GINT_TO_POINTER(f),
                                     f != FIELD_VERDICT);
-        GtkSorter *sorter = GTK_SORTER(gtk_custom_sorter_new(compare_items, GINT_TO_POINTER(f), NULL));
-        gtk_column_view_column_set_sorter(self->columns[f], sorter);
-        g_object_unref(sorter);
+        sp_column_set_compare(self->columns[f], compare_items, GINT_TO_POINTER(f));
     }
     self->store = g_list_store_new(SP_TYPE_DIFF_ITEM);
     self->filter = gtk_custom_filter_new(filter_item, self, NULL);
     self->filtered = gtk_filter_list_model_new(G_LIST_MODEL(self->store), GTK_FILTER(self->filter));
     self->sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered),
                                            g_object_ref(gtk_column_view_get_sorter(self->column_view)));
-    self->selection = gtk_single_selection_new(G_LIST_MODEL(self->sorted));
-    gtk_single_selection_set_autoselect(self->selection, FALSE);
-    gtk_single_selection_set_can_unselect(self->selection, TRUE);
-    gtk_column_view_set_model(self->column_view, GTK_SELECTION_MODEL(self->selection));
-    gtk_column_view_sort_by_column(self->column_view, self->columns[FIELD_DELTA],
-                                   GTK_SORT_DESCENDING);
+    self->selection = sp_column_view_show(self->column_view, G_LIST_MODEL(self->sorted),
+                                          self->columns[FIELD_DELTA]);
     /* The bars follow the table's order and filter. */
     g_signal_connect_swapped(self->sorted, "items-changed", G_CALLBACK(gtk_widget_queue_draw),
                              self->bars);

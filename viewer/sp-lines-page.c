@@ -137,10 +137,7 @@ static void setup_columns(SpLinesPage *self)
             sp_column_set_text_full(col, cell_text, f == FIELD_SOURCE ? source_class : NULL,
                                     GINT_TO_POINTER(f), numeric);
         }
-        GtkSorter *sorter =
-            GTK_SORTER(gtk_custom_sorter_new(compare_items, GINT_TO_POINTER(f), NULL));
-        gtk_column_view_column_set_sorter(col, sorter);
-        g_object_unref(sorter);
+        sp_column_set_compare(col, compare_items, GINT_TO_POINTER(f));
     }
 }
 
@@ -415,10 +412,7 @@ gboolean sp_lines_page_has_table(SpLinesPage *self)
 static void sp_lines_page_dispose(GObject *object)
 {
     SpLinesPage *self = SP_LINES_PAGE(object);
-    if (self->column_view)
-        gtk_column_view_set_model(self->column_view, NULL);
-    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_LINES_PAGE);
-    sp_page_unparent_children(GTK_WIDGET(self));
+    sp_column_page_dispose(GTK_WIDGET(self), SP_TYPE_LINES_PAGE, self->column_view);
     if (self->sources)
         g_signal_handlers_disconnect_by_data(self->sources, self);
     g_clear_object(&self->sources);
@@ -445,9 +439,7 @@ static void sp_lines_page_class_init(SpLinesPageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpLinesPage, explanation);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, stack);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, column_view);
-#define COL(id, field)                                                                         \
-    gtk_widget_class_bind_template_child_full(wc, id, FALSE,                                   \
-                                              G_STRUCT_OFFSET(SpLinesPage, columns[field]))
+#define COL(id, field) SP_BIND_COLUMN(wc, SpLinesPage, id, field)
     COL("col_function", FIELD_FUNCTION);
     COL("col_location", FIELD_LOCATION);
     COL("col_samples", FIELD_SAMPLES);

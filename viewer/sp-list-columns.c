@@ -3,6 +3,7 @@
 #include "sp-list-columns.h"
 
 #include "sp-color-swatch.h"
+#include "sp-page.h"
 
 typedef struct {
     SpCellTextFunc text;
@@ -135,4 +136,31 @@ void sp_column_view_scroll_to(GtkColumnView *view, guint position)
             return;
         }
     }
+}
+
+void sp_column_set_compare(GtkColumnViewColumn *column, GCompareDataFunc compare,
+                           gpointer user_data)
+{
+    GtkSorter *sorter = GTK_SORTER(gtk_custom_sorter_new(compare, user_data, NULL));
+    gtk_column_view_column_set_sorter(column, sorter);
+    g_object_unref(sorter);
+}
+
+GtkSingleSelection *sp_column_view_show(GtkColumnView *view, GListModel *rows,
+                                        GtkColumnViewColumn *sort_column)
+{
+    GtkSingleSelection *selection = gtk_single_selection_new(rows);
+    gtk_single_selection_set_autoselect(selection, FALSE);
+    gtk_single_selection_set_can_unselect(selection, TRUE);
+    gtk_column_view_set_model(view, GTK_SELECTION_MODEL(selection));
+    gtk_column_view_sort_by_column(view, sort_column, GTK_SORT_DESCENDING);
+    return selection;
+}
+
+void sp_column_page_dispose(GtkWidget *page, GType type, GtkColumnView *view)
+{
+    if (view)
+        gtk_column_view_set_model(view, NULL);
+    gtk_widget_dispose_template(page, type);
+    sp_page_unparent_children(page);
 }

@@ -3,7 +3,8 @@
  * sp-list-columns.h - cell factories shared by the viewer's tables: a text
  * cell (numbers right-aligned in tabular figures) and a region-name cell
  * (colour swatch + name, with a tree expander for tree rows). Items of a
- * GtkTreeListModel are unwrapped before the callbacks see them.
+ * GtkTreeListModel are unwrapped before the callbacks see them. Also the
+ * set-up every table page repeats: sorters, selection, dispose.
  */
 #ifndef SP_LIST_COLUMNS_H
 #define SP_LIST_COLUMNS_H
@@ -27,6 +28,24 @@ void sp_column_set_text_full(GtkColumnViewColumn *column, SpCellTextFunc func,
                              SpCellClassFunc class_func, gpointer user_data, gboolean numeric);
 void sp_column_set_region(GtkColumnViewColumn *column, SpCellNameFunc func, gpointer user_data,
                           gboolean tree);
+
+/* Sort column with compare(a, b, user_data) through a GtkCustomSorter. */
+void sp_column_set_compare(GtkColumnViewColumn *column, GCompareDataFunc compare,
+                           gpointer user_data);
+
+/* Show rows (taken over) in view through a single selection that starts
+ * empty and can be emptied again, sorted by sort_column, largest first.
+ * Returns the selection; the caller owns the reference. */
+GtkSingleSelection *sp_column_view_show(GtkColumnView *view, GListModel *rows,
+                                        GtkColumnViewColumn *sort_column);
+
+/* The start of a table page's dispose: detach view's model (view may be
+ * NULL), dispose the template of type, unparent the remaining children. */
+void sp_column_page_dispose(GtkWidget *page, GType type, GtkColumnView *view);
+
+/* In class_init: bind template child id to columns[field] of Type. */
+#define SP_BIND_COLUMN(wc, Type, id, field)                                                    \
+    gtk_widget_class_bind_template_child_full(wc, id, FALSE, G_STRUCT_OFFSET(Type, columns[field]))
 
 /* Scroll a column view so that row position is visible (GTK 4.8 has no
  * gtk_column_view_scroll_to(): use the inner list's action). */

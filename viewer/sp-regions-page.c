@@ -260,10 +260,7 @@ GtkSingleSelection *sp_regions_page_get_selection(SpRegionsPage *self) { return 
 static void sp_regions_page_dispose(GObject *object)
 {
     SpRegionsPage *self = SP_REGIONS_PAGE(object);
-    if (self->column_view)
-        gtk_column_view_set_model(self->column_view, NULL);
-    gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_REGIONS_PAGE);
-    sp_page_unparent_children(GTK_WIDGET(self));
+    sp_column_page_dispose(GTK_WIDGET(self), SP_TYPE_REGIONS_PAGE, self->column_view);
     g_clear_object(&self->selection);
     g_clear_object(&self->session);
     g_clear_object(&self->doc);
@@ -282,11 +279,8 @@ static void sp_regions_page_class_init(SpRegionsPageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, column_view);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, histogram);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, duration_time);
-    gtk_widget_class_bind_template_child_full(wc, "col_name", FALSE,
-                                              G_STRUCT_OFFSET(SpRegionsPage, columns[FIELD_NAME]));
-#define COL(id, field)                                                                         \
-    gtk_widget_class_bind_template_child_full(wc, id, FALSE,                                   \
-                                              G_STRUCT_OFFSET(SpRegionsPage, columns[field]))
+#define COL(id, field) SP_BIND_COLUMN(wc, SpRegionsPage, id, field)
+    COL("col_name", FIELD_NAME);
     COL("col_calls", FIELD_CALLS);
     COL("col_total", FIELD_TOTAL);
     COL("col_own", FIELD_OWN);
@@ -311,9 +305,7 @@ static void sp_regions_page_init(SpRegionsPage *self)
             sp_column_set_region(col, cell_name, NULL, FALSE);
         else
             sp_column_set_text(col, cell_text, GINT_TO_POINTER(f), TRUE);
-        GtkSorter *sorter = GTK_SORTER(gtk_custom_sorter_new(compare_items, GINT_TO_POINTER(f), NULL));
-        gtk_column_view_column_set_sorter(col, sorter);
-        g_object_unref(sorter);
+        sp_column_set_compare(col, compare_items, GINT_TO_POINTER(f));
     }
 
     self->filter = gtk_custom_filter_new(filter_item, self, NULL);
@@ -321,12 +313,8 @@ static void sp_regions_page_init(SpRegionsPage *self)
     GtkSorter *view_sorter = gtk_column_view_get_sorter(self->column_view);
     self->sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered),
                                            g_object_ref(view_sorter));
-    self->selection = gtk_single_selection_new(G_LIST_MODEL(self->sorted));
-    gtk_single_selection_set_autoselect(self->selection, FALSE);
-    gtk_single_selection_set_can_unselect(self->selection, TRUE);
-    gtk_column_view_set_model(self->column_view, GTK_SELECTION_MODEL(self->selection));
-    gtk_column_view_sort_by_column(self->column_view, self->columns[FIELD_TOTAL],
-                                   GTK_SORT_DESCENDING);
+    self->selection = sp_column_view_show(self->column_view, G_LIST_MODEL(self->sorted),
+                                          self->columns[FIELD_TOTAL]);
 
     g_signal_connect(self->selection, "selection-changed", G_CALLBACK(on_selection_changed), self);
     g_signal_connect(self->column_view, "activate", G_CALLBACK(on_activate), self);
