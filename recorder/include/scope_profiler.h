@@ -340,21 +340,27 @@ typedef struct sp__scope_guard {
  * it (they jump through the recording table sp_setup() chose). */
 extern int sp__recording;
 
-/* Resolve the call-site handle once (benign race: every thread gets the same
- * handle), then begin. */
-static inline SP__NO_INSTRUMENT sp__scope_guard sp__scope_open(sp_region **slot,
-                                                                const char *name)
+/* The call-site handle, resolved on first use (benign race: every thread
+ * gets the same handle); NULL while no session records. */
+static inline SP__NO_INSTRUMENT sp_region *sp__scope_region(sp_region **slot, const char *name)
 {
-    sp__scope_guard g = {NULL};
     if (!__atomic_load_n(&sp__recording, __ATOMIC_RELAXED))
-        return g;
+        return NULL;
     sp_region *r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (__builtin_expect(r == NULL, 0)) {
         r = sp_region_get(name);
         __atomic_store_n(slot, r, __ATOMIC_RELEASE);
     }
-    sp_region_begin(r);
-    g.region = r;
+    return r;
+}
+
+/* Resolve the handle, then begin. */
+static inline SP__NO_INSTRUMENT sp__scope_guard sp__scope_open(sp_region **slot,
+                                                                const char *name)
+{
+    sp__scope_guard g = {sp__scope_region(slot, name)};
+    if (g.region)
+        sp_region_begin(g.region);
     return g;
 }
 
@@ -370,16 +376,9 @@ static inline SP__NO_INSTRUMENT void sp__scope_close(sp__scope_guard *g)
 static inline SP__NO_INSTRUMENT sp__scope_guard sp__scope_open_recursive(sp_region **slot,
                                                                           const char *name)
 {
-    sp__scope_guard g = {NULL};
-    if (!__atomic_load_n(&sp__recording, __ATOMIC_RELAXED))
-        return g;
-    sp_region *r = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (__builtin_expect(r == NULL, 0)) {
-        r = sp_region_get(name);
-        __atomic_store_n(slot, r, __ATOMIC_RELEASE);
-    }
-    sp_region_begin_recursive(r);
-    g.region = r;
+    sp__scope_guard g = {sp__scope_region(slot, name)};
+    if (g.region)
+        sp_region_begin_recursive(g.region);
     return g;
 }
 
