@@ -60,6 +60,9 @@ void h5t_cleanup(int failed);
 /* Copy the first `len` bytes of src to dst (len = -1: all). 0 on success. */
 int h5t_copy_file(const char *src, const char *dst, long len);
 
+/* A whole file as a NUL-terminated, malloc'ed string; NULL if unreadable. */
+char *h5t_read_text(const char *path);
+
 /* Write text to a file. 0 on success. */
 int h5t_write_text(const char *path, const char *text);
 

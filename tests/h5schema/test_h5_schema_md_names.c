@@ -6,30 +6,12 @@
  */
 #include <stdlib.h>
 
+#include "h5test_util.h"
 #include "sp_h5.h"
 #include "sp_schema.h"
 #include "sp_test.h"
 
 static char *md;
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
 
 /* `name` in backticks somewhere in the page. */
 static int documented(const char *name)
@@ -67,7 +49,7 @@ static void test_version_is_documented(void)
 
 int main(void)
 {
-    md = slurp(SP_SCHEMA_MD);
+    md = h5t_read_text(SP_SCHEMA_MD);
     RUN(test_every_layout_name_is_documented);
     RUN(test_every_metadata_key_is_documented);
     RUN(test_version_is_documented);

@@ -18,25 +18,6 @@
 
 static char dir[4096];
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-        free(s);
-        s = NULL;
-    }
-    if (s)
-        s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* The text between the markers (a pointer into s, terminated in place). */
 static char *snippet(char *s)
 {
@@ -50,7 +31,7 @@ static char *snippet(char *s)
 
 static void test_snippet_matches_schema_md(void)
 {
-    char *md = slurp(SP_SCHEMA_MD), *py = slurp(SCRIPT);
+    char *md = h5t_read_text(SP_SCHEMA_MD), *py = h5t_read_text(SCRIPT);
     ASSERT_MSG(md && py, "cannot read %s or %s", SP_SCHEMA_MD, SCRIPT);
     char *a = snippet(md), *b = snippet(py);
     ASSERT_MSG(a, "SCHEMA.md has no snippet markers");
