@@ -268,7 +268,7 @@ static int print_info(FILE *out, const sp_run *run, const char *path, int nested
     lines[n++] = sp__strdup_printf("  Check:   scope-profiler check BASE.h5 CANDIDATE.h5");
     lines[n++] = sp__strdup_printf("%s", "");
     lines[n++] = sp__strdup_printf("Durations are in seconds.");
-    /* Recording modes (recorder/src/sp_mode_*.c): say which times are
+    /* Recording modes (recorder/core/sp_mode_*.c): say which times are
      * estimates from call-stack samples and which functions were throttled. */
     size_t sampled = 0, throttled = 0;
     for (size_t i = 0; i < run->nregion_flags && run->region_flags; i++) {

@@ -37,7 +37,7 @@ endif()
 # library mirrors them exactly, HDF5 swapped for its Open MPI flavour.
 function(sp_mpi_add_library)
   set(objs "")
-  foreach(part recorder h5schema analysis)
+  foreach(part common recorder h5schema analysis)
     set(from sp_${part}_obj)
     set(t sp_${part}_mpi_obj)
     get_target_property(dir ${from} SOURCE_DIR)
@@ -77,7 +77,7 @@ function(sp_mpi_add_library)
                         EXPORT_NAME scope_profiler_mpi_static)
   foreach(t scope_profiler_mpi scope_profiler_mpi_static)
     target_include_directories(${t} PUBLIC
-      $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/recorder/include>
+      $<BUILD_INTERFACE:${SP_PUBLIC_INCLUDE_DIR}>
       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
     target_link_libraries(${t} PRIVATE PkgConfig::SP_HDF5_MPI PkgConfig::SP_MPI ${extra})
   endforeach()
@@ -85,9 +85,7 @@ function(sp_mpi_add_library)
   add_library(ScopeProfiler::scope_profiler_mpi_static ALIAS scope_profiler_mpi_static)
 
   add_library(sp_internal_mpi INTERFACE)
-  target_include_directories(sp_internal_mpi INTERFACE
-    ${PROJECT_SOURCE_DIR}/recorder/include ${PROJECT_SOURCE_DIR}/recorder/src
-    ${PROJECT_SOURCE_DIR}/h5schema ${PROJECT_SOURCE_DIR}/analysis)
+  target_include_directories(sp_internal_mpi INTERFACE ${SP_INTERNAL_INCLUDE_DIRS})
   target_compile_definitions(sp_internal_mpi INTERFACE SP_WITH_MPI=1)
   target_link_libraries(sp_internal_mpi INTERFACE scope_profiler_mpi_static
     PkgConfig::SP_HDF5_MPI PkgConfig::SP_MPI ${extra})

@@ -200,7 +200,7 @@ typedef enum sp_schema_type {
     X(NUM_THREADS, "num_threads", "threads that recorded calls, all ranks")    \
     X(OMP_NUM_THREADS, "omp_num_threads",                                      \
       "value of OMP_NUM_THREADS (absent when unset)")                          \
-    /* Recording modes (recorder/src/sp_mode_*.c; absent when unused). */     \
+    /* Recording modes (recorder/core/sp_mode_*.c; absent when unused). */     \
     X(RECORDING_MODE, "recording_mode",                                        \
       "time-only, line-profiler or likwid, + recursive, perf-events, ...")     \
     X(RUN_MODE, "run_mode", "scope-profiler run: traced or sampled call stacks") \

@@ -65,7 +65,7 @@ typedef struct sp_rank_data {
     int32_t *depth;              /* nesting depth of each call, 0 = top level */
     int32_t *tree_node;          /* node of sp_run.tree each call belongs to */
 
-    /* Recording modes (recorder/src/sp_mode_*.c, SCHEMA.md "Recording
+    /* Recording modes (recorder/core/sp_mode_*.c, SCHEMA.md "Recording
      * modes"); 0 / NULL when the run has none. Not derived: written, read. */
 
     /* Line samples (use_line_profiler): one row per (region, file, line,
