@@ -5,6 +5,7 @@ What ``scope-profiler run script.py`` executes: profile a Python script that
 was never edited. Every Python function call becomes a call of the region
 "<module>.<qualname>"; the standard library and site-packages are skipped
 unless --all. The summary goes to stderr; the exit status is the script's."""
+import os
 import sys
 
 USAGE = ("usage: python3 -m scope_profiler run [-o FILE] [--all] [-q] "
@@ -52,6 +53,9 @@ def main(argv):
         if i >= len(argv):
             print(f"scope_profiler run: missing MODULE\n{USAGE}", file=sys.stderr)
             return 2
+    if not module and not os.path.isfile(argv[i]):
+        print(f"scope_profiler run: {argv[i]}: no such file", file=sys.stderr)
+        return 2
     from scope_profiler import ProfileManager
     return ProfileManager.run_script(argv[i], argv[i + 1:], file_path=out, all=all_code,
                                      module=module, verbose=not quiet)

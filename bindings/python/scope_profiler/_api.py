@@ -5,6 +5,9 @@ import sys
 
 from . import _core, _flavour, _lines
 
+# Set by run_script while a script runs under it.
+_RUN = {"active": False}
+
 
 def read_h5(path):
     """The run stored in an HDF5 file (ours, or the Python package's layouts).
@@ -59,7 +62,13 @@ class ProfileManager:
         max_depth               nesting of traced calls recorded (recursive)
         perf_events             e.g. "task-clock,page-faults": counters per region
         use_mpi_regions         under MPI, time the MPI calls of the C library
-        The SCOPE_PROFILER_* environment variables override these, as in C."""
+        The SCOPE_PROFILER_* environment variables override these, as in C.
+
+        Under ``scope-profiler run`` (run_script) the run's session is kept:
+        the script's own setup() and finalize() do nothing, and its explicit
+        regions record beside the traced functions."""
+        if _RUN["active"]:
+            return
         path = _flavour.prepare_session(_core, os.fspath(file_path))
         _core.setup(deactivate_profiling=deactivate_profiling,
                     deactivate_file_output=deactivate_file_output, file_path=path,
@@ -78,6 +87,8 @@ class ProfileManager:
         return_results=True returns {name: RegionResult} (num_calls,
         total_duration in seconds; under MPI on rank 0 summed over all ranks).
         Unbalanced regions give a RuntimeWarning; a failed write raises OSError."""
+        if _RUN["active"]:
+            return {} if return_results else None
         lines = _core.mode() == "lines"
         _flavour.check_hdf5()
         run = _core.finalize(verbose=verbose, want_run=return_results)
@@ -91,6 +102,9 @@ class ProfileManager:
     def _finalize_at_exit():
         try:
             _core.finalize(verbose=False)
+            if _flavour.is_rank0() and _core.mode() == "none":
+                print("scope_profiler: finalize() was not called: the session was finalized "
+                      "at exit", file=sys.stderr)
         except Exception as e:  # exiting: report, never raise
             print(f"scope_profiler: finalize at exit failed: {e}", file=sys.stderr)
 

@@ -110,6 +110,14 @@ static PyObject *fn_setup(PyObject *m, PyObject *args, PyObject *kw)
     if (rc != 0)
         return spy_raise(rc);
 
+    /* Run facts the Python package stored too (sp_metadata_set only fails
+     * for reserved keys or out of memory: the file is the same without). */
+    char ver[32];
+    snprintf(ver, sizeof ver, "%d.%d.%d", PY_MAJOR_VERSION, PY_MINOR_VERSION, PY_MICRO_VERSION);
+    if (sp_metadata_set("python_version", ver) != 0 ||
+        sp_metadata_set("binding", "python") != 0)
+        (void)0;
+
     spy.session++;
     PyDict_Clear(spy.regions);
     spy_lines_reset();

@@ -32,6 +32,7 @@
 typedef struct tracer {
     sp_region **stack; /* regions begun, NULL: frame not recorded */
     size_t n, cap;
+    size_t recorded;    /* non-NULL entries: the nesting of traced calls */
     size_t lost;        /* pushes that failed (out of memory): pops to ignore */
     int active;         /* open recursive regions on this thread */
     bool run;           /* installed by a run: stays until the run stops */
@@ -104,6 +105,7 @@ static void tracer_uninstall(tracer *t)
         if (r)
             sp_region_end(r);
     }
+    t->recorded = 0;
     Py_tracefunc f = t->prev_func;
     PyObject *o = t->prev_obj;
     t->prev_obj = NULL;
@@ -190,12 +192,14 @@ static void on_call(tracer *t, PyFrameObject *frame)
     sp_region *r = NULL;
     if ((PyObject *)code == t->own_code)
         t->own_code = NULL; /* the decorated function's own frame */
-    else if (t->n < spy.max_depth)
+    else if (t->recorded < spy.max_depth)
         r = code_region(code, frame);
     Py_DECREF(code);
     t->stack[t->n++] = r;
-    if (r)
+    if (r) {
+        t->recorded++;
         sp_region_begin(r);
+    }
 }
 
 static void on_return(tracer *t)
@@ -207,8 +211,10 @@ static void on_return(tracer *t)
     if (t->n == 0)
         return; /* a frame that began before the hook */
     sp_region *r = t->stack[--t->n];
-    if (r)
+    if (r) {
+        t->recorded--;
         sp_region_end(r);
+    }
 }
 
 static int profile_hook(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
@@ -312,6 +318,9 @@ PyObject *spy_fn_trace_stop(PyObject *m, PyObject *unused)
  * run: on its first event it puts the C hook in its place. */
 PyObject *spy_fn_thread_installer(PyObject *m, PyObject *args)
 {
+    PyObject *frame = NULL, *event = NULL, *arg = NULL;
+    if (!PyArg_UnpackTuple(args, "thread_installer", 0, 3, &frame, &event, &arg))
+        return NULL;
     if (!run_active) {
         PyEval_SetProfile(NULL, NULL);
         Py_RETURN_NONE;
@@ -320,5 +329,9 @@ PyObject *spy_fn_thread_installer(PyObject *m, PyObject *args)
     if (!t && !(t = tracer_install(false)))
         return NULL;
     t->run = true;
+    /* This event was the installer's: replay it (the thread's run()). */
+    if (frame && PyFrame_Check(frame) && event && PyUnicode_Check(event) &&
+        PyUnicode_CompareWithASCIIString(event, "call") == 0)
+        on_call(t, (PyFrameObject *)frame);
     Py_RETURN_NONE;
 }
