@@ -51,6 +51,7 @@ program nested_regions
      print '(a)', "FAIL: unexpected call counts or name"
      error stop 1
   end if
+  deallocate (name) ! a main program's allocatables are never freed otherwise
   print '(a,f0.3)', "nested regions: checksum ", acc
   call sp_finalize(ierr)
   if (ierr /= SP_OK) then

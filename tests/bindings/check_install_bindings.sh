@@ -62,9 +62,10 @@ fi
 
 # ---- Python ----
 # ASan build: the extension is instrumented, python3 is not: preload the ASan
-# runtime into the Python processes only (tests/python/CMakeLists.txt).
+# runtime into the Python processes only (tests/python/CMakeLists.txt; the
+# chapter keeps Python's allocator, as python_chapter_verbatim does).
 pyenv=()
-[ -n "${SP_PY_PRELOAD:-}" ] && pyenv=(LD_PRELOAD="$SP_PY_PRELOAD" PYTHONMALLOC=malloc)
+[ -n "${SP_PY_PRELOAD:-}" ] && pyenv=(LD_PRELOAD="$SP_PY_PRELOAD")
 if [ "$have_python" = ON ]; then
   site=$prefix/lib/python3/dist-packages
   env -u LD_LIBRARY_PATH "${pyenv[@]}" PYTHONPATH="$site" "$python" "$src/tests/python/check_chapter.py" \

@@ -14,6 +14,14 @@ output, in order, up to what differs between runs:
 Whole numbers (call counts, capacity, 1 rank, (2x)) must match exactly.
 Then the numbers themselves: three durations of at least 2 ms, a total equal
 to their sum, the recursive tree's shape, and the line table's hottest line.
+
+The hottest line is a timing: the loop body (20,000 x `i**0.5`, a few ms)
+against `time.sleep(0.001)`, whose length is the scheduler's, and a
+preemption of several ms lands on whichever line runs at the time. On this
+shared 2-core machine (load 9 at times) one run can show the sleep or the
+loop header as the hottest line. So the hits, the lines and everything else
+are checked in every run, and the hottest line must be the loop body in at
+least one of up to five runs.
 """
 import re
 import subprocess
@@ -66,11 +74,9 @@ def fail(msg):
     sys.exit(1)
 
 
-def main():
-    chapter, python = sys.argv[1], sys.argv[2]
-    parts = blocks(open(chapter, encoding="utf-8").read())
-    if len(parts) < 7:
-        fail(f"expected the chapter's 7 python blocks, found {len(parts)}")
+def run_once(parts, python):
+    """Run the chapter once and check it; returns the per-line rows of
+    hot_function (time, hits, text) and the output."""
     work = tempfile.mkdtemp(prefix="sp-chapter-")
     script = f"{work}/chapter04.py"
     with open(script, "w", encoding="utf-8") as f:
@@ -116,7 +122,7 @@ def main():
     if not times["entry"] >= times["└─ __main__.middle"] >= times["│ └─ __main__.leaf (2x)"]:
         fail("recursive tree: a child takes longer than its parent")
 
-    # Line profiling: hot_function's table, hottest line `total += i**0.5`.
+    # Line profiling: hot_function's table.
     m = re.search(r"Function: hot_function at line \d+\n\n.*?\n=+\n((?:.*\n?)*)", out)
     if not m:
         fail("no per-line table for hot_function")
@@ -127,14 +133,28 @@ def main():
             rows.append((float(f[2]), int(f[1]), f[5].strip()))
     if not rows:
         fail("the per-line table has no timed rows")
-    hottest = max(rows)
-    if hottest[2] != "total += i**0.5":
-        fail(f"hottest line is {hottest[2]!r}, expected 'total += i**0.5'")
     hits = {text: h for _, h, text in rows}
-    if hits.get("total += i**0.5") != 20000 or hits.get("time.sleep(0.001)") != 1:
-        fail(f"line hits {hits}: expected 20000 for the loop body, 1 for the sleep")
-    print("chapter check: ok (7 blocks, every shown line printed; hottest line "
-          f"'total += i**0.5' {hottest[0]:.0f} us)")
+    if hits.get("total += i**0.5") != 20000 or hits.get("for i in range(n):") != 20001 \
+            or hits.get("time.sleep(0.001)") != 1:
+        fail(f"line hits {hits}: expected 20001 for the loop, 20000 for its body, 1 for sleep")
+    return rows
+
+
+def main():
+    chapter, python = sys.argv[1], sys.argv[2]
+    parts = blocks(open(chapter, encoding="utf-8").read())
+    if len(parts) < 7:
+        fail(f"expected the chapter's 7 python blocks, found {len(parts)}")
+    for attempt in range(1, 6):
+        rows = run_once(parts, python)
+        hottest = max(rows)
+        if hottest[2] == "total += i**0.5":
+            break
+        print(f"note: run {attempt}: the hottest line was {hottest[2]!r} ({hottest[0]:.0f} us)")
+    else:
+        fail("in five runs the hottest line was never 'total += i**0.5'")
+    print(f"chapter check: ok (7 blocks, every shown line printed; hottest line "
+          f"'total += i**0.5' {hottest[0]:.0f} us, run {attempt})")
 
 
 if __name__ == "__main__":

@@ -4,10 +4,11 @@
 # unchanged for MPI): one file with a rank<N> group for each of 4 ranks,
 # h5py in the same process on the same HDF5 flavour, the file written at
 # exit when the script never calls finalize(), and the serial build's
-# fallback (SCOPE_PROFILER_MPI=0: one file per rank, never the same file).
-#   check_mpi.sh MPIRUN PYTHON CLI MPI_SIM
+# fallback (SCOPE_PROFILER_MPI=0: one file per rank, never the same file),
+# and `mpirun -n 2 scope-profiler run script.py` on a script without MPI code.
+#   check_mpi.sh MPIRUN PYTHON CLI MPI_SIM UNEDITED_SCRIPT
 set -uo pipefail
-mpirun=$1 python=$2 cli=$3 sim=$4
+mpirun=$1 python=$2 cli=$3 sim=$4 unedited=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -38,4 +39,9 @@ SCOPE_PROFILER_MPI=0 run 2 "$python" "$sim" "$work/serial.h5" --steps 3 --no-fin
 for k in 0 1; do
   "$cli" summary "$work/serial.rank$k.h5" | grep -q "(1 rank)" || fail "serial build: no serial.rank$k.h5"
 done
+run 2 "$cli" run -q -o "$work/cli.h5" "$unedited" 3 > out4.txt 2> err4.txt || { cat out4.txt err4.txt; fail "mpirun scope-profiler run failed"; }
+"$cli" summary "$work/cli.h5" > cli.txt || fail "summary of the run failed"
+grep -q "(2 ranks)" cli.txt || { cat cli.txt; fail "mpirun -n 2 scope-profiler run: not one file with 2 ranks"; }
+"$cli" ranks "$work/cli.h5" | grep -Eq "^__main__\.Solver\.step +2/2 +26 " \
+  || fail "run under mpirun: __main__.Solver.step not 26 calls on 2/2 ranks"
 echo "python mpi: ok"

@@ -238,10 +238,12 @@ static void charge(lframe *e, int64_t now)
     }
 }
 
+/* The clock is read once per event, and only for the events of registered
+ * frames: the rest (every other frame's lines while tracing is on) return
+ * after a code-object or pointer check. */
 static int line_hook(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg)
 {
     (void)arg;
-    int64_t now = now_ns();
     ltracer *t = PyCapsule_GetPointer(obj, NULL);
     if (!t) {
         PyErr_Clear();
@@ -261,7 +263,7 @@ static int line_hook(PyObject *obj, PyFrameObject *frame, int what, PyObject *ar
             t->stack = s;
             t->cap = cap;
         }
-        t->stack[t->n++] = (lframe){frame, ci->lines, -1, now};
+        t->stack[t->n++] = (lframe){frame, ci->lines, -1, now_ns()};
         return 0;
     }
     if (t->n == 0 || (what != PyTrace_LINE && what != PyTrace_RETURN))
@@ -269,6 +271,7 @@ static int line_hook(PyObject *obj, PyFrameObject *frame, int what, PyObject *ar
     lframe *e = t->stack[t->n - 1].frame == frame ? &t->stack[t->n - 1] : find(t, frame);
     if (!e)
         return 0;
+    int64_t now = now_ns();
     charge(e, now);
     if (what == PyTrace_RETURN) {
         t->n = (size_t)(e - t->stack); /* pops it (and anything left above) */
