@@ -101,8 +101,9 @@ class ProfileManager:
     @staticmethod
     def _finalize_at_exit():
         try:
+            recording = _core.mode() not in ("none", "disabled")
             _core.finalize(verbose=False)
-            if _flavour.is_rank0() and _core.mode() == "none":
+            if recording and _flavour.is_rank0() and _core.mode() == "none":
                 print("scope_profiler: finalize() was not called: the session was finalized "
                       "at exit", file=sys.stderr)
         except Exception as e:  # exiting: report, never raise
