@@ -249,9 +249,11 @@ check("hot" in stats and stats["hot"].get(first + 3, (0,))[0] == 100,
 out = io.StringIO()
 sys.stdout, saved = out, sys.stdout
 try:
-    PM.finalize(verbose=False)
+    PM.finalize(verbose=True)  # sys.stdout replaced: printed through it
 finally:
     sys.stdout = saved
+check("│ lines " in out.getvalue() and "Function: hot at line" in out.getvalue(),
+      "finalize(verbose) with sys.stdout replaced prints the tree and the table there")
 
 # ---- files -------------------------------------------------------------------
 path = os.path.join(WORK, "api.h5")

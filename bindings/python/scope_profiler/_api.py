@@ -9,6 +9,13 @@ from . import _core, _flavour, _lines
 _RUN = {"active": False}
 
 
+def _stdout_is_fd1():
+    try:
+        return sys.stdout is not None and sys.stdout.fileno() == 1
+    except (AttributeError, OSError, ValueError):  # io.StringIO, ipykernel streams
+        return False
+
+
 def read_h5(path):
     """The run stored in an HDF5 file (ours, or the Python package's layouts).
 
@@ -91,7 +98,14 @@ class ProfileManager:
             return {} if return_results else None
         lines = _core.mode() == "lines"
         _flavour.check_hdf5()
-        run = _core.finalize(verbose=verbose, want_run=return_results)
+        if verbose and not _stdout_is_fd1():
+            # sys.stdout replaced (Jupyter, pytest, redirect_stdout): the
+            # library prints to file descriptor 1, so print the summary here.
+            run = _core.finalize(verbose=False, want_run=True)
+            if run is not None and _flavour.is_rank0():
+                run.print_summary()
+        else:
+            run = _core.finalize(verbose=verbose, want_run=return_results)
         if lines and verbose and _flavour.is_rank0():
             _lines.print_tables(_core.line_stats())
         if return_results:
