@@ -54,16 +54,18 @@
 #include <stdexcept>
 #include <string>
 
-namespace scope_profiler {
+namespace scope_profiler
+{
 
 /* A failed setup() or finalize(): what() is sp_last_error(), code() the
  * SP_E* status. */
-class error : public std::runtime_error {
-public:
+class error : public std::runtime_error
+{
+  public:
     error(int code, const char *what) : std::runtime_error(what), code_(code) {}
     int code() const noexcept { return code_; }
 
-private:
+  private:
     int code_;
 };
 
@@ -87,8 +89,9 @@ inline int finalize(bool verbose = true, sp_run **results = nullptr)
 }
 
 /* A region handle: cheap to copy, valid for the life of the process. */
-class region {
-public:
+class region
+{
+  public:
     explicit region(const char *name) noexcept : h_(::sp_region_get(name)) {}
     explicit region(const std::string &name) noexcept : region(name.c_str()) {}
     explicit region(sp_region *h) noexcept : h_(h) {}
@@ -99,11 +102,12 @@ public:
     std::uint64_t num_calls() const noexcept { return ::sp_region_num_calls(h_); }
     sp_region *handle() const noexcept { return h_; }
 
-private:
+  private:
     sp_region *h_;
 };
 
-namespace detail {
+namespace detail
+{
 
 /* Whether a session records (the flag the C macros read). With
  * SCOPE_PROFILER_DISABLE the classes still work, through the library's
@@ -193,8 +197,9 @@ inline sp_region *function_region(const char *pretty, const char *plain) noexcep
 
 /* One call of a region from construction to destruction (RAII). Created
  * while no session records, it records nothing (and ends nothing). */
-class scope {
-public:
+class scope
+{
+  public:
     explicit scope(sp_region *r) noexcept : r_(detail::recording() ? r : nullptr)
     {
         if (r_)
@@ -214,14 +219,15 @@ public:
     scope(const scope &) = delete;
     scope &operator=(const scope &) = delete;
 
-private:
+  private:
     sp_region *r_;
 };
 
 /* As scope, and the functions called inside (compiled with
  * -finstrument-functions) are traced as regions "<module>.<function>". */
-class recursive_scope {
-public:
+class recursive_scope
+{
+  public:
     explicit recursive_scope(sp_region *r) noexcept : r_(detail::recording() ? r : nullptr)
     {
         if (r_)
@@ -240,18 +246,20 @@ public:
     recursive_scope(const recursive_scope &) = delete;
     recursive_scope &operator=(const recursive_scope &) = delete;
 
-private:
+  private:
     sp_region *r_;
 };
 
-namespace detail {
+namespace detail
+{
 /* The body of SP_SCOPE runs once: a `for` whose condition is true once. */
-template <class Scope> class once : public Scope {
-public:
+template <class Scope> class once : public Scope
+{
+  public:
     explicit once(sp_region *r) noexcept : Scope(r) {}
     bool next() noexcept { return first_ ? (first_ = false, true) : false; }
 
-private:
+  private:
     bool first_ = true;
 };
 } /* namespace detail */
@@ -276,33 +284,33 @@ private:
 
 /* The call site's handle: a lambda's function-local static is one per call
  * site, initialised once (thread-safe) with the first name. */
-#define SP__CPP_SITE(name)                                                     \
-    ([](const char *sp__n) noexcept -> ::sp_region * {                         \
-        static ::sp_region *const sp__h = ::sp_region_get(sp__n);              \
-        return sp__h;                                                          \
+#define SP__CPP_SITE(name)                                                                         \
+    ([](const char *sp__n) noexcept -> ::sp_region * {                                             \
+        static ::sp_region *const sp__h = ::sp_region_get(sp__n);                                  \
+        return sp__h;                                                                              \
     }(name))
 
 /* SP_SCOPE("name") { ... }: one statement (a `for` run once), so a break or
  * continue directly inside its block leaves the block only, as in C. */
-#define SP_SCOPE(name)                                                         \
-    for (::scope_profiler::detail::once<::scope_profiler::scope> SP__ID(sp__scope_)( \
-             SP__CPP_SITE(name));                                              \
+#define SP_SCOPE(name)                                                                             \
+    for (::scope_profiler::detail::once<::scope_profiler::scope> SP__ID(sp__scope_)(               \
+             SP__CPP_SITE(name));                                                                  \
          SP__ID(sp__scope_).next();)
 
-#define SP_SCOPE_RECURSIVE(name)                                               \
-    for (::scope_profiler::detail::once<::scope_profiler::recursive_scope>     \
-             SP__ID(sp__scope_)(SP__CPP_SITE(name));                           \
+#define SP_SCOPE_RECURSIVE(name)                                                                   \
+    for (::scope_profiler::detail::once<::scope_profiler::recursive_scope> SP__ID(sp__scope_)(     \
+             SP__CPP_SITE(name));                                                                  \
          SP__ID(sp__scope_).next();)
 
 /* SP_FUNCTION(): from here to the end of the enclosing block. */
-#define SP_FUNCTION()                                                          \
-    static ::sp_region *const SP__ID(sp__fn_region_) =                         \
-        ::scope_profiler::detail::function_region(__PRETTY_FUNCTION__, __func__); \
+#define SP_FUNCTION()                                                                              \
+    static ::sp_region *const SP__ID(sp__fn_region_) =                                             \
+        ::scope_profiler::detail::function_region(__PRETTY_FUNCTION__, __func__);                  \
     ::scope_profiler::scope SP__ID(sp__fn_scope_)(SP__ID(sp__fn_region_))
 
-#define SP_FUNCTION_RECURSIVE()                                                \
-    static ::sp_region *const SP__ID(sp__fn_region_) =                         \
-        ::scope_profiler::detail::function_region(__PRETTY_FUNCTION__, __func__); \
+#define SP_FUNCTION_RECURSIVE()                                                                    \
+    static ::sp_region *const SP__ID(sp__fn_region_) =                                             \
+        ::scope_profiler::detail::function_region(__PRETTY_FUNCTION__, __func__);                  \
     ::scope_profiler::recursive_scope SP__ID(sp__fn_scope_)(SP__ID(sp__fn_region_))
 
 #endif /* SCOPE_PROFILER_DISABLE */

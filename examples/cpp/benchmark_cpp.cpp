@@ -20,11 +20,15 @@
 #include <functional>
 #include <vector>
 
-namespace {
+namespace
+{
 
 int sink;
 
-__attribute__((noinline)) void plain_function() { sink++; }
+__attribute__((noinline)) void plain_function()
+{
+    sink++;
+}
 
 __attribute__((noinline)) void profiled_function()
 {
@@ -73,12 +77,23 @@ int main(int argc, char **argv)
         std::function<void(long)> loop;
     };
     std::vector<row> rows = {
-        {"empty loop", true, [](long k) { for (long i = 0; i < k; i++) sink++; }},
-        {"plain noinline call", true, [](long k) { for (long i = 0; i < k; i++) plain_function(); }},
+        {"empty loop", true,
+         [](long k) {
+             for (long i = 0; i < k; i++)
+                 sink++;
+         }},
+        {"plain noinline call", true,
+         [](long k) {
+             for (long i = 0; i < k; i++)
+                 plain_function();
+         }},
         {"SP_SCOPE(\"x\") {}", true,
          [](long k) {
              for (long i = 0; i < k; i++)
-                 SP_SCOPE("x") { sink++; }
+                 SP_SCOPE("x")
+                 {
+                     sink++;
+                 }
          }},
         {"scope_profiler::scope s(region)", true,
          [&held](long k) {
@@ -95,17 +110,22 @@ int main(int argc, char **argv)
              }
          }},
         {"SP_FUNCTION() in a noinline call", true,
-         [](long k) { for (long i = 0; i < k; i++) profiled_function(); }},
+         [](long k) {
+             for (long i = 0; i < k; i++)
+                 profiled_function();
+         }},
         {"SP_SCOPE, no session (not recording)", false,
          [](long k) {
              for (long i = 0; i < k; i++)
-                 SP_SCOPE("x") { sink++; }
+                 SP_SCOPE("x")
+                 {
+                     sink++;
+                 }
          }},
     };
     std::printf("scope-profiler C++ benchmark: %ld calls x %d repetitions%s\n", n, reps,
                 quick ? " (--quick)" : "");
-    std::printf("%-40s %9s %9s  (ns per call, empty loop subtracted)\n", "case", "min",
-                "median");
+    std::printf("%-40s %9s %9s  (ns per call, empty loop subtracted)\n", "case", "min", "median");
     result base{0, 0};
     for (auto &r : rows) {
         result x = measure(n, reps, r.session, r.loop);

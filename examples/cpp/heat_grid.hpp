@@ -8,10 +8,12 @@
 #include <stdexcept>
 #include <vector>
 
-namespace heat {
+namespace heat
+{
 
-class Grid {
-public:
+class Grid
+{
+  public:
     Grid(std::size_t nx, std::size_t ny) : nx_(nx), ny_(ny), v_(nx * ny, 0.0)
     {
         if (nx < 3 || ny < 3)
@@ -23,7 +25,7 @@ public:
     double at(std::size_t i, std::size_t j) const { return v_[i * ny_ + j]; }
     void swap(Grid &o) { v_.swap(o.v_); }
 
-private:
+  private:
     std::size_t nx_, ny_;
     std::vector<double> v_;
 };

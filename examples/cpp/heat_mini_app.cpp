@@ -21,15 +21,18 @@
 #include <stdexcept>
 #include <string>
 
-namespace heat {
+namespace heat
+{
 
-class checkpoint_error : public std::runtime_error {
-public:
+class checkpoint_error : public std::runtime_error
+{
+  public:
     using std::runtime_error::runtime_error;
 };
 
-class Solver {
-public:
+class Solver
+{
+  public:
     Solver(std::size_t n, double alpha) : u_(n, n), next_(n, n), alpha_(alpha)
     {
         u_.at(n / 2, n / 2) = 1000.0; /* a hot spot in the middle */
@@ -38,14 +41,17 @@ public:
     double step()
     {
         SP_FUNCTION();
-        SP_SCOPE("boundary") { apply_boundary(); }
+        SP_SCOPE("boundary")
+        {
+            apply_boundary();
+        }
         SP_SCOPE("sweep")
         {
             for (std::size_t i = 1; i + 1 < u_.nx(); i++)
                 for (std::size_t j = 1; j + 1 < u_.ny(); j++)
-                    next_.at(i, j) = u_.at(i, j) + alpha_ * (u_.at(i - 1, j) + u_.at(i + 1, j) +
-                                                             u_.at(i, j - 1) + u_.at(i, j + 1) -
-                                                             4.0 * u_.at(i, j));
+                    next_.at(i, j) = u_.at(i, j) +
+                                     alpha_ * (u_.at(i - 1, j) + u_.at(i + 1, j) + u_.at(i, j - 1) +
+                                               u_.at(i, j + 1) - 4.0 * u_.at(i, j));
         }
         scope_profiler::scope r("residual");
         double res = 0.0;
@@ -82,7 +88,10 @@ public:
                     checkpoint(s / 5, false);
                 } catch (const checkpoint_error &e) {
                     failures++;
-                    SP_SCOPE("retry") { checkpoint(s / 5, true); }
+                    SP_SCOPE("retry")
+                    {
+                        checkpoint(s / 5, true);
+                    }
                 }
             }
         }
@@ -98,7 +107,7 @@ public:
         return t;
     }
 
-private:
+  private:
     void apply_boundary()
     {
         for (std::size_t i = 0; i < u_.nx(); i++)

@@ -16,19 +16,24 @@
 #include <vector>
 
 static int fails = 0;
-#define CHECK(cond)                                                                         \
-    do {                                                                                    \
-        if (!(cond)) {                                                                      \
-            std::fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);           \
-            fails++;                                                                        \
-        }                                                                                   \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::fprintf(stderr, "%s:%d: FAIL: %s\n", __FILE__, __LINE__, #cond);                  \
+            fails++;                                                                               \
+        }                                                                                          \
     } while (0)
 
-static std::uint64_t calls(const char *name) { return sp_region_num_calls(sp_region_get(name)); }
+static std::uint64_t calls(const char *name)
+{
+    return sp_region_num_calls(sp_region_get(name));
+}
 
-namespace physics {
-class Solver {
-public:
+namespace physics
+{
+class Solver
+{
+  public:
     int step(int n)
     {
         SP_FUNCTION();
@@ -59,7 +64,8 @@ static void throws_through(int level)
 
 static int early_return(int x)
 {
-    SP_SCOPE("early") {
+    SP_SCOPE("early")
+    {
         if (x > 0)
             return x; /* leaves the scope: ended by the destructor */
     }
@@ -68,7 +74,10 @@ static int early_return(int x)
 
 /* Call sites are cached: the second name given to the same site is ignored,
  * as with the C macros (a site is one name). */
-static void site(const char *name) { SP_SCOPE(name) {} }
+static void site(const char *name)
+{
+    SP_SCOPE(name) {}
+}
 
 int main()
 {
@@ -117,7 +126,8 @@ int main()
     CHECK(calls("early") == 2);
     int seen = 0;
     for (int i = 0; i < 10; i++) {
-        SP_SCOPE("with_break") {
+        SP_SCOPE("with_break")
+        {
             seen++;
             break; /* leaves the SP_SCOPE block only, as in C */
         }
@@ -127,13 +137,22 @@ int main()
     site("site_b");
     CHECK(calls("site_a") == 2 && calls("site_b") == 0);
 
+    SP_SCOPE_RECURSIVE("recursive_site") { early_return(1); }
+    CHECK(calls("recursive_site") == 1 && calls("early") == 3);
+
     /* 4. scope from a reused buffer: the text decides, not the address. */
     char buf[32];
     std::snprintf(buf, sizeof buf, "buffer_one");
-    { scope_profiler::scope s(buf); }
+    {
+        scope_profiler::scope s(buf);
+    }
     std::snprintf(buf, sizeof buf, "buffer_two");
-    { scope_profiler::scope s(buf); }
-    { scope_profiler::scope s(std::string("buffer_two")); }
+    {
+        scope_profiler::scope s(buf);
+    }
+    {
+        scope_profiler::scope s(std::string("buffer_two"));
+    }
     CHECK(calls("buffer_one") == 1 && calls("buffer_two") == 2);
 
     /* 5. region handles, and threads recording on their own. */
@@ -162,7 +181,9 @@ int main()
     sp_run_free(run);
 
     /* 7. Without a session a scope records nothing and ends nothing. */
-    { scope_profiler::scope s("after_finalize"); }
+    {
+        scope_profiler::scope s("after_finalize");
+    }
     CHECK(calls("after_finalize") == 0);
 
     /* 8. setup() throws scope_profiler::error on a bad option. */

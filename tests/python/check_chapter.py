@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The tutorial chapter's Python blocks, copied unchanged, print the chapter's lines.
 
-    check_chapter.py CHAPTER.md PYTHON
+    check_chapter.py CHAPTER.md PYTHON [--no-timing]
 
 Every ``` python block of the chapter is concatenated, verbatim, into one
 script, which runs under PYTHON with the module on PYTHONPATH (set by ctest).
@@ -21,12 +21,15 @@ preemption of several ms lands on whichever line runs at the time. On this
 shared 2-core machine (load 9 at times) one run can show the sleep or the
 loop header as the hottest line. So the hits, the lines and everything else
 are checked in every run, and the hottest line must be the loop body in at
-least one of up to five runs.
+least one of up to eight runs (ctest runs this test alone: RUN_SERIAL).
+--no-timing skips the hottest-line criterion (the install test uses it: it
+checks the installed files, python_chapter_verbatim checks the timing).
 """
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 BOX = "╭╮╰╯├┤─"
 
@@ -142,17 +145,22 @@ def run_once(parts, python):
 
 def main():
     chapter, python = sys.argv[1], sys.argv[2]
+    timing = "--no-timing" not in sys.argv[3:]
     parts = blocks(open(chapter, encoding="utf-8").read())
     if len(parts) < 7:
         fail(f"expected the chapter's 7 python blocks, found {len(parts)}")
-    for attempt in range(1, 6):
+    for attempt in range(1, 9):
         rows = run_once(parts, python)
         hottest = max(rows)
-        if hottest[2] == "total += i**0.5":
+        if hottest[2] == "total += i**0.5" or not timing:
             break
         print(f"note: run {attempt}: the hottest line was {hottest[2]!r} ({hottest[0]:.0f} us)")
+        time.sleep(1.0)  # let a burst of load pass
     else:
-        fail("in five runs the hottest line was never 'total += i**0.5'")
+        fail("in eight runs the hottest line was never 'total += i**0.5'")
+    if not timing:
+        print("chapter check: ok (7 blocks, every shown line printed; hottest line not checked)")
+        return
     print(f"chapter check: ok (7 blocks, every shown line printed; hottest line "
           f"'total += i**0.5' {hottest[0]:.0f} us, run {attempt})")
 

@@ -58,11 +58,10 @@ extern PyObject *spy_error;
 /* ---------------------------------------------------------------- regions */
 
 typedef struct spy_region {
-    PyObject_HEAD
-    sp_region *h;        /* the library handle (lives forever) */
-    PyObject *name;      /* str */
-    PyObject *functions; /* list of code objects line-profiled while open, or NULL */
-    unsigned extra;      /* SPY_X_* for this region only */
+    PyObject_HEAD sp_region *h; /* the library handle (lives forever) */
+    PyObject *name;             /* str */
+    PyObject *functions;        /* list of code objects line-profiled while open, or NULL */
+    unsigned extra;             /* SPY_X_* for this region only */
 } spy_region;
 
 int spy_region_types_init(PyObject *module);

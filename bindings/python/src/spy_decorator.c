@@ -16,12 +16,11 @@
 #include <structmember.h>
 
 typedef struct spy_profiled {
-    PyObject_HEAD
-    vectorcallfunc vectorcall;
+    PyObject_HEAD vectorcallfunc vectorcall;
     PyObject *func;
     PyObject *code; /* func.__code__ for a Python function: its frame is the region */
     sp_region *h;
-    unsigned extra; /* SPY_X_RECURSIVE for profile(recursive=True) */
+    unsigned extra;    /* SPY_X_RECURSIVE for profile(recursive=True) */
     signed char lines; /* registered for line profiling: 1 yes, -1 cannot be */
     PyObject *dict;
     PyObject *weakreflist;
@@ -148,11 +147,11 @@ static PyType_Slot profiled_slots[] = {
     {Py_tp_getset, profiled_getset},
     {0, NULL}};
 
-static PyType_Spec profiled_spec = {
-    "scope_profiler.ProfiledFunction", sizeof(spy_profiled), 0,
-    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL |
-        Py_TPFLAGS_METHOD_DESCRIPTOR | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    profiled_slots};
+static PyType_Spec profiled_spec = {"scope_profiler.ProfiledFunction", sizeof(spy_profiled), 0,
+                                    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC |
+                                        Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR |
+                                        Py_TPFLAGS_DISALLOW_INSTANTIATION,
+                                    profiled_slots};
 
 int spy_decorator_type_init(PyObject *module)
 {

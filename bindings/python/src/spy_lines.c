@@ -177,8 +177,8 @@ PyObject *spy_fn_line_stats(PyObject *m, PyObject *unused)
             const row *r = &ci->lines->rows[j];
             if (r->hits == 0 && r->ns == 0)
                 continue;
-            PyObject *t = Py_BuildValue("(iKL)", ci->lines->first + j,
-                                        (unsigned long long)r->hits, (long long)r->ns);
+            PyObject *t = Py_BuildValue("(iKL)", ci->lines->first + j, (unsigned long long)r->hits,
+                                        (long long)r->ns);
             if (!t || PyList_Append(lines, t) != 0)
                 Py_CLEAR(lines);
             Py_XDECREF(t);

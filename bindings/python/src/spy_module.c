@@ -70,10 +70,18 @@ static bool env_true(const char *name)
  */
 static PyObject *fn_setup(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"deactivate_profiling", "deactivate_file_output", "file_path",
-                             "buffer_limit", "recursive_profile", "use_likwid",
-                             "use_line_profiler", "max_depth", "likwid_fallback",
-                             "perf_events", "use_mpi_regions", NULL};
+    static char *kwlist[] = {"deactivate_profiling",
+                             "deactivate_file_output",
+                             "file_path",
+                             "buffer_limit",
+                             "recursive_profile",
+                             "use_likwid",
+                             "use_line_profiler",
+                             "max_depth",
+                             "likwid_fallback",
+                             "perf_events",
+                             "use_mpi_regions",
+                             NULL};
     int deact = 0, nofile = 0, recursive = 0, likwid = 0, lines = 0, fallback = 0, mpiregs = 0;
     PyObject *path = NULL;
     Py_ssize_t buffer_limit = 1024, max_depth = 128;
@@ -114,8 +122,7 @@ static PyObject *fn_setup(PyObject *m, PyObject *args, PyObject *kw)
      * for reserved keys or out of memory: the file is the same without). */
     char ver[32];
     snprintf(ver, sizeof ver, "%d.%d.%d", PY_MAJOR_VERSION, PY_MINOR_VERSION, PY_MICRO_VERSION);
-    if (sp_metadata_set("python_version", ver) != 0 ||
-        sp_metadata_set("binding", "python") != 0)
+    if (sp_metadata_set("python_version", ver) != 0 || sp_metadata_set("binding", "python") != 0)
         (void)0;
 
     spy.session++;
@@ -179,8 +186,7 @@ static PyObject *fn_finalize(PyObject *m, PyObject *args, PyObject *kw)
     spy.mode = SPY_NO_SESSION;
     spy.extra = 0;
     if (rc == SP_EUNBALANCED) {
-        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "scope_profiler: %s", sp_last_error()) !=
-            0) {
+        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1, "scope_profiler: %s", sp_last_error()) != 0) {
             sp_run_free(run);
             return NULL;
         }
@@ -220,8 +226,7 @@ static PyMethodDef module_methods[] = {
     {"read_h5", spy_fn_read_h5, METH_O, "read_h5(path): the Run stored in an HDF5 file."},
     {"line_stats", spy_fn_line_stats, METH_NOARGS,
      "line_stats(): [(code, [(line, hits, ns), ...]), ...] of this session."},
-    {"trace_start", (PyCFunction)(void (*)(void))spy_fn_trace_start,
-     METH_VARARGS | METH_KEYWORDS,
+    {"trace_start", (PyCFunction)(void (*)(void))spy_fn_trace_start, METH_VARARGS | METH_KEYWORDS,
      "trace_start(filter, skip_prefixes): trace every Python call (run_script)."},
     {"trace_stop", spy_fn_trace_stop, METH_NOARGS, "trace_stop(): end trace_start()."},
     {"thread_installer", spy_fn_thread_installer, METH_VARARGS,

@@ -23,7 +23,10 @@ static PyTypeObject *base_type;     /* ProfileRegion (not instantiable) */
 static PyTypeObject *kind_types[4]; /* by spy_mode - SPY_DISABLED */
 static PyObject *np_frombuffer, *np_int64;
 
-int spy_region_check(PyObject *o) { return PyObject_TypeCheck(o, base_type); }
+int spy_region_check(PyObject *o)
+{
+    return PyObject_TypeCheck(o, base_type);
+}
 
 /* ---- enter / exit ---- */
 
@@ -185,15 +188,16 @@ static PyType_Slot base_slots[] = {
     {Py_tp_getset, region_getset},
     {0, NULL}};
 
-static PyType_Spec base_spec = {"scope_profiler.ProfileRegion", sizeof(spy_region), 0,
-                                Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE |
-                                    Py_TPFLAGS_DISALLOW_INSTANTIATION,
-                                base_slots};
+static PyType_Spec base_spec = {
+    "scope_profiler.ProfileRegion", sizeof(spy_region), 0,
+    Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION, base_slots};
 
 static PyType_Slot kind_slots[] = {{0, NULL}};
-#define KIND_SPEC(name, doc) /* doc: what the class records */                                 \
-    {"scope_profiler." name, sizeof(spy_region), 0,                                                \
-     Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, kind_slots}
+#define KIND_SPEC(name, doc) /* doc: what the class records */                                     \
+    {                                                                                              \
+        "scope_profiler." name, sizeof(spy_region), 0,                                             \
+            Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, kind_slots                     \
+    }
 static PyType_Spec kind_specs[4] = {
     KIND_SPEC("DisabledProfileRegion", "records nothing"),
     KIND_SPEC("TimeOnlyProfileRegion", "records start/end timestamps"),
@@ -207,8 +211,8 @@ int spy_region_types_init(PyObject *module)
     if (!base_type || PyModule_AddObjectRef(module, "ProfileRegion", (PyObject *)base_type) != 0)
         return -1;
     for (int i = 0; i < 4; i++) {
-        kind_types[i] = (PyTypeObject *)PyType_FromSpecWithBases(&kind_specs[i],
-                                                                (PyObject *)base_type);
+        kind_types[i] =
+            (PyTypeObject *)PyType_FromSpecWithBases(&kind_specs[i], (PyObject *)base_type);
         if (!kind_types[i])
             return -1;
         const char *name = strrchr(kind_specs[i].name, '.') + 1;
@@ -321,8 +325,9 @@ PyObject *spy_fn_region(PyObject *m, PyObject *const *args, Py_ssize_t nargs, Py
         else if (strcmp(k, kwlist[1]) == 0 && nargs < 2)
             functions = args[nargs + i];
         else
-            return PyErr_Format(PyExc_TypeError, "region() got an unexpected or repeated "
-                                                 "keyword argument '%s'",
+            return PyErr_Format(PyExc_TypeError,
+                                "region() got an unexpected or repeated "
+                                "keyword argument '%s'",
                                 k);
     }
     if (!name)

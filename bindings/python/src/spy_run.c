@@ -15,14 +15,12 @@
 #include <unistd.h>
 
 typedef struct spy_run {
-    PyObject_HEAD
-    sp_run *run;
+    PyObject_HEAD sp_run *run;
     PyObject *path; /* str, or None for an in-memory run */
 } spy_run;
 
 typedef struct spy_result {
-    PyObject_HEAD
-    PyObject *name;
+    PyObject_HEAD PyObject *name;
     unsigned long long num_calls;
     double total_duration;
 } spy_result;
@@ -268,8 +266,7 @@ static PyMethodDef run_methods[] = {
     {"keys", run_keys, METH_NOARGS, "The region names."},
     {"metadata", (PyCFunction)(void (*)(void))run_metadata, METH_FASTCALL,
      "metadata(key, default=None): a run fact (hostname, mpi_size, ...)."},
-    {"print_summary", (PyCFunction)(void (*)(void))run_print_summary,
-     METH_VARARGS | METH_KEYWORDS,
+    {"print_summary", (PyCFunction)(void (*)(void))run_print_summary, METH_VARARGS | METH_KEYWORDS,
      "print_summary(file=None): print the summary tree and the Info panel."},
     {NULL, NULL, 0, NULL}};
 
@@ -279,21 +276,19 @@ static PyGetSetDef run_getset[] = {
     {"path", run_path, NULL, "The file, or None for an in-memory run.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
-static PyType_Slot run_slots[] = {
-    {Py_tp_doc, "A recorded run: run[name] is a RegionResult."},
-    {Py_tp_dealloc, run_dealloc},
-    {Py_tp_repr, run_repr},
-    {Py_tp_iter, run_iter},
-    {Py_tp_methods, run_methods},
-    {Py_tp_getset, run_getset},
-    {Py_mp_subscript, run_getitem},
-    {Py_mp_length, run_len},
-    {Py_sq_contains, run_contains},
-    {0, NULL}};
+static PyType_Slot run_slots[] = {{Py_tp_doc, "A recorded run: run[name] is a RegionResult."},
+                                  {Py_tp_dealloc, run_dealloc},
+                                  {Py_tp_repr, run_repr},
+                                  {Py_tp_iter, run_iter},
+                                  {Py_tp_methods, run_methods},
+                                  {Py_tp_getset, run_getset},
+                                  {Py_mp_subscript, run_getitem},
+                                  {Py_mp_length, run_len},
+                                  {Py_sq_contains, run_contains},
+                                  {0, NULL}};
 
 static PyType_Spec run_spec = {"scope_profiler.Run", sizeof(spy_run), 0,
-                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-                               run_slots};
+                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, run_slots};
 
 int spy_run_types_init(PyObject *module)
 {

@@ -32,11 +32,11 @@
 typedef struct tracer {
     sp_region **stack; /* regions begun, NULL: frame not recorded */
     size_t n, cap;
-    size_t recorded;    /* non-NULL entries: the nesting of traced calls */
-    size_t lost;        /* pushes that failed (out of memory): pops to ignore */
-    int active;         /* open recursive regions on this thread */
-    bool run;           /* installed by a run: stays until the run stops */
-    PyObject *own_code; /* borrowed: the next call of this code is not traced */
+    size_t recorded;        /* non-NULL entries: the nesting of traced calls */
+    size_t lost;            /* pushes that failed (out of memory): pops to ignore */
+    int active;             /* open recursive regions on this thread */
+    bool run;               /* installed by a run: stays until the run stops */
+    PyObject *own_code;     /* borrowed: the next call of this code is not traced */
     Py_tracefunc prev_func; /* the profiler this one replaced */
     PyObject *prev_obj;
 } tracer;
@@ -118,8 +118,8 @@ static void tracer_uninstall(tracer *t)
 static sp_region *name_region(PyCodeObject *code, PyFrameObject *frame)
 {
     PyObject *globals = PyFrame_GetGlobals(frame);
-    PyObject *mod = globals && PyDict_Check(globals) ? PyDict_GetItemString(globals, "__name__")
-                                                     : NULL;
+    PyObject *mod =
+        globals && PyDict_Check(globals) ? PyDict_GetItemString(globals, "__name__") : NULL;
 #if PY_VERSION_HEX >= 0x030B0000
     PyObject *qual = code->co_qualname;
 #else

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-namespace app {
+namespace app
+{
 struct Stage {
     void run(int i)
     {
