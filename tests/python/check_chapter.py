@@ -112,7 +112,9 @@ def run_once(parts, python):
     if len(durs) != 3 or not all(2_000_000 <= d < 2_000_000_000 for d in durs):
         fail(f"durations {durs}: expected three calls of time.sleep(0.002) (>= 2 ms)")
     total = float(re.search(r"total \[s\] +: ([\d.e-]+)", out).group(1))
-    if abs(total - sum(durs) / 1e9) > 1e-9:
+    # The live durations are converted from TSC ticks with a calibration
+    # point taken when asked, the results with finalize's: a few ns apart.
+    if abs(total - sum(durs) / 1e9) > 100e-9:
         fail(f"total [s] {total} is not the sum of the durations {sum(durs) / 1e9}")
     tree = re.findall(r"│ (.*?) +([\d.]+) +│", out)
     names = [t[0].strip() for t in tree]
