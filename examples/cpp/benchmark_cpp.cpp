@@ -67,8 +67,8 @@ result measure(long n, int reps, bool session, const std::function<void(long)> &
 int main(int argc, char **argv)
 {
     bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
-    const long n = quick ? 100000 : 1000000;
-    const int reps = quick ? 3 : 11;
+    const long n = quick ? 10000 : 100000;
+    const int reps = quick ? 5 : 51; /* short loops: min = not preempted */
     scope_profiler::region held("held");
 
     struct row {

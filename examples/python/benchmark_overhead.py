@@ -5,9 +5,10 @@
     PYTHONPATH=build/bindings/python /usr/bin/python3 examples/python/benchmark_overhead.py
     ... --quick            (fewer iterations: a smoke run)
 
-Each case runs a loop of N iterations R times; the figures are nanoseconds
-per iteration, the loop itself included ("raw"), and with the cost of an
-empty loop subtracted ("net", the region's own cost). If the Python package
+Each case runs a loop of N iterations R times (each recording repeat is one
+session with buffer_limit = N); the figures are nanoseconds per iteration,
+the loop itself included ("raw"), and with the cost of an empty loop
+subtracted ("net", the region's own cost). If the Python package
 scope-profiler (pure Python, the tutorial's original) is importable without
 this module on the path, the same cases run against it in a subprocess and
 the ratios are printed; otherwise the script says it is not installed.
@@ -17,42 +18,53 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
 QUICK = "--quick" in sys.argv
+sp = None  # the module, imported in main()
 # Many short repeats: on a shared machine the minimum is the run that was
 # not preempted, the median what a busy machine gives.
-N = 20_000 if QUICK else 50_000
-R = 5 if QUICK else 41
+N = 5_000 if QUICK else 10_000
+R = 11 if QUICK else 201
 
 
-def measure(loop):
-    """ns per iteration of loop(n) over R repeats: (min, median)."""
-    loop(1000)  # warm up (caches, the interpreter's specialisation)
+def measure(loop, session=None):
+    """ns per iteration of loop(n) over R repeats: (min, median).
+
+    With session (setup keywords), each repeat is one session: setup with
+    buffer_limit = N (one allocation, so no buffer doubling and no copying
+    inside the timed loop), the loop, finalize without a file, as the C++ and
+    Fortran benchmarks do."""
+    PM = sp.ProfileManager
     per = []
-    for _ in range(R):
+    for rep in range(R + 1):
+        if session is not None:
+            PM.setup(buffer_limit=N, deactivate_file_output=True, **session)
         t0 = time.perf_counter_ns()
         loop(N)
-        per.append((time.perf_counter_ns() - t0) / N)
+        t1 = time.perf_counter_ns()
+        if session is not None:
+            PM.finalize(verbose=False)
+        if rep:  # the first repeat warms up (caches, the interpreter's specialisation)
+            per.append((t1 - t0) / N)
     return min(per), statistics.median(per)
 
 
-def cases(sp):
+def cases():
     PM = sp.ProfileManager
-    tmp = tempfile.mkdtemp(prefix="sp-bench-")
     out = {}
+    held = {}
 
     def empty(n):
         for _ in range(n):
             pass
 
+    def work():
+        pass
+
     def plain_call(n):
         for _ in range(n):
             work()
-
-    def work():
-        pass
 
     def with_held(n):
         r = PM.region("held")
@@ -65,38 +77,24 @@ def cases(sp):
             with PM.region("by_name"):
                 pass
 
+    def call_deco(n):
+        f = held["deco"]
+        for _ in range(n):
+            f()
+
+    on, off = {}, {"deactivate_profiling": True}
     out["empty loop"] = measure(empty)
     out["plain call (no decorator)"] = measure(plain_call)
-
-    PM.setup(deactivate_file_output=True, file_path=os.path.join(tmp, "a.h5"),
-             buffer_limit=1 << 20)
-    out["with r:  (time-only)"] = measure(with_held)
-    out['with ProfileManager.region("x"):'] = measure(with_name)
-
-    @PM.profile("decorated")
-    def deco():
-        pass
-
-    def call_deco(n):
-        for _ in range(n):
-            deco()
-
-    out["@ProfileManager.profile call"] = measure(call_deco)
-    PM.finalize(verbose=False)
-
+    out["with r:  (time-only)"] = measure(with_held, on)
+    out['with ProfileManager.region("x"):'] = measure(with_name, on)
+    PM.setup()
+    held["deco"] = PM.profile("decorated")(work)
+    out["@ProfileManager.profile call"] = measure(call_deco, on)
+    out["with r:  (deactivate_profiling)"] = measure(with_held, off)
     PM.setup(deactivate_profiling=True)
-
-    @PM.profile("off")
-    def deco_off():
-        pass
-
-    def call_off(n):
-        for _ in range(n):
-            deco_off()
-
-    out["with r:  (deactivate_profiling)"] = measure(with_held)
-    out["decorated call (deactivate_profiling)"] = measure(call_off)
+    held["deco"] = PM.profile("decorated")(work)  # the function itself
     PM.finalize(verbose=False)
+    out["decorated call (deactivate_profiling)"] = measure(call_deco, off)
     return out
 
 
@@ -123,8 +121,10 @@ def seed_package_results():
 
 
 def main():
-    import scope_profiler as sp
-    res = cases(sp)
+    global sp
+    import scope_profiler
+    sp = scope_profiler
+    res = cases()
     if "--json" in sys.argv:
         print(json.dumps(res))
         return 0
