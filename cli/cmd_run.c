@@ -19,6 +19,7 @@
 
 #include "cli_common.h"
 #include "cli_verbs.h"
+#include "run_python.h"
 
 static const char run_usage[] =
     "usage: " SP_CLI_NAME " run [-o FILE] [--all] [--mode auto|trace|sample] [--hz N] [-q]\n"
@@ -31,6 +32,10 @@ static const char run_usage[] =
     "(regions \"<module>.<function>\"); any other program has its call stacks sampled\n"
     "(CPU time, N per second) and each function becomes a region whose calls and\n"
     "times are estimated from the samples (flagged \"sampled\").\n\n"
+    "A Python program (PROGRAM.py, or a python interpreter with its script or\n"
+    "-m MODULE) runs under Debian's python3 with the scope_profiler module: every\n"
+    "Python function call is traced (\"<module>.<qualname>\"); the standard\n"
+    "library and site-packages are skipped unless --all.\n\n"
     "Options:\n"
     "  -o, --output FILE  the HDF5 file to write (default profiling_data.h5)\n"
     "  -a, --all          keep frames of libc, the loader and system libraries\n"
@@ -172,6 +177,10 @@ int sp__cmd_run(int argc, char **argv)
         return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
     if (prog >= argc)
         return sp__cli_usage_error(argv[0], "missing PROGRAM");
+
+    /* A Python script or interpreter: the Python module traces it (run_python.c). */
+    if (sp__run_is_python(argv[prog]))
+        return sp__run_python(argc - prog, argv + prog, output, all, quiet);
 
     /* Under mpirun, the MPI build (one file for the job) when it exists. */
     char lib[PATH_MAX];

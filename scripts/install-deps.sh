@@ -14,6 +14,7 @@ build_pkgs=(
   libncurses-dev                               # optional: scope-profiler tui
   libhdf5-openmpi-dev libopenmpi-dev openmpi-bin  # optional: MPI recording
   libdw-dev libunwind-dev likwid               # optional: recording modes
+  python3-dev python3-numpy gfortran           # optional: Python and Fortran bindings
 )
 test_pkgs=(
   python3-h5py                                 # cross-checks files with h5py
@@ -21,6 +22,8 @@ test_pkgs=(
   imagemagick                                  # screenshot pixel checks
   tmux                                         # tui tests
   chromium                                     # report test (headless screenshot)
+  python3-mpi4py python3-h5py-mpi              # Python module under mpirun (h5py on MPI HDF5)
+  python3-line-profiler                        # Python line timings checked against it
 )
 
 pkgs=("${build_pkgs[@]}")
