@@ -14,6 +14,7 @@ build_pkgs=(
   libncurses-dev                               # optional: scope-profiler tui
   libhdf5-openmpi-dev libopenmpi-dev openmpi-bin  # optional: MPI recording
   libdw-dev libunwind-dev likwid               # optional: recording modes
+  python3                                      # man pages and completions (packaging/tools)
 )
 test_pkgs=(
   python3-h5py                                 # cross-checks files with h5py
@@ -21,6 +22,8 @@ test_pkgs=(
   imagemagick                                  # screenshot pixel checks
   tmux                                         # tui tests
   chromium                                     # report test (headless screenshot)
+  desktop-file-utils appstream shared-mime-info librsvg2-bin  # packaging: desktop files, icons
+  man-db bash-completion zsh                   # packaging: man pages, completions
 )
 
 pkgs=("${build_pkgs[@]}")

@@ -276,8 +276,8 @@ def run_help(program, args, env=None):
     """What `program args...` prints on stdout (its --help); raises if it fails."""
     e = dict(os.environ)
     # Sanitizer builds: a leak report at exit would make --help "fail".
-    e.setdefault("ASAN_OPTIONS", "detect_leaks=0")
-    e.setdefault("LSAN_OPTIONS", "detect_leaks=0")
+    for var in ("ASAN_OPTIONS", "LSAN_OPTIONS"):
+        e[var] = ":".join(filter(None, [e.get(var), "detect_leaks=0"]))
     e.pop("DISPLAY", None)  # --help must not need a display
     e.pop("WAYLAND_DISPLAY", None)
     if env:
