@@ -51,7 +51,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "${SCOPE_PROFILER_HOMEPAGE}")
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
-# Packages with shared objects in /usr/lib run ldconfig through dpkg's trigger.
+# Packages with shared libraries on the linker's path run ldconfig through
+# dpkg's trigger (CPack also adds an ldconfig call to postinst / postrm).
 set(SP_PKG_LDCONFIG_TRIGGER ${PROJECT_SOURCE_DIR}/packaging/debian/triggers)
 
 set(SP_PKG_DESC_TAIL
@@ -80,7 +81,7 @@ function(sp_package comp name section summary description)
   if(A_SUGGESTS)
     set(CPACK_DEBIAN_${C}_PACKAGE_SUGGESTS "${A_SUGGESTS}" PARENT_SCOPE)
   endif()
-  if(comp MATCHES "^(lib|mpi|tools|fortran)$")
+  if(comp MATCHES "^(lib|mpi|fortran)$") # libraries on the linker's path
     set(CPACK_DEBIAN_${C}_PACKAGE_CONTROL_EXTRA ${SP_PKG_LDCONFIG_TRIGGER} PARENT_SCOPE)
   endif()
 endfunction()
@@ -163,8 +164,13 @@ function(sp_packaging_finish)
   set(doc ${PROJECT_BINARY_DIR}/packaging/debian)
   set(SP_CHANGELOG_DATE "${SP_RELEASE_WEEKDAY}, ${day} ${SP_RELEASE_MONTH} ${y} 00:00:00 +0000")
   configure_file(${PROJECT_SOURCE_DIR}/packaging/debian/changelog.in ${doc}/changelog @ONLY)
-  file(ARCHIVE_CREATE OUTPUT ${doc}/changelog.Debian.gz PATHS ${doc}/changelog FORMAT raw
-       COMPRESSION GZip COMPRESSION_LEVEL 9 MTIME 0)
+  find_program(SP_GZIP gzip)
+  if(SP_GZIP) # -n: no name or time stamp in the header (reproducible, lintian)
+    execute_process(COMMAND ${SP_GZIP} -9nc ${doc}/changelog OUTPUT_FILE ${doc}/changelog.Debian.gz)
+  else()
+    file(ARCHIVE_CREATE OUTPUT ${doc}/changelog.Debian.gz PATHS ${doc}/changelog FORMAT raw
+         COMPRESSION GZip COMPRESSION_LEVEL 9)
+  endif()
   foreach(c ${comps})
     string(TOUPPER ${c} C)
     install(FILES ${PROJECT_SOURCE_DIR}/packaging/debian/copyright ${doc}/changelog.Debian.gz

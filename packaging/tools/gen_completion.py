@@ -24,6 +24,7 @@ def placeholder_kind(name, choices=()):
     """What an option argument or operand named `name` completes to."""
     if choices:
         return "choice " + " ".join(choices)
+    name = name.rstrip(".…")  # "FILE...": several, each a FILE
     up = name.upper()
     if "." in name or up in ("OUT", "PATH", "ARGS", "ARG"):
         return "file"

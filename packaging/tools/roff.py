@@ -18,16 +18,16 @@ import os
 import re
 import time
 
-# A '-' that starts a word is a minus sign in man pages (options, "-" for
-# stdout); inside a word ("self-contained", "0-3") it stays a hyphen.
-_MINUS = re.compile(r"(?:(?<=^)|(?<=[\s(\[{|,=\"'`/]))-")
+# A word that starts with '-' is an option (or "-" for stdout): every '-' of
+# it is a minus sign, typed as ASCII '-' ("\-" in roff); a '-' inside other
+# words ("self-contained", "0-3") stays a hyphen.
+_OPTION_WORD = re.compile(r"(?:(?<=^)|(?<=[\s(\[{|,=\"'`/]))-[-\w.]*")
 
 
 def esc(text):
     """Escape plain text for roff (backslashes, minus signs)."""
     text = text.replace("\\", "\\e")
-    text = _MINUS.sub(r"\\-", text)
-    return text
+    return _OPTION_WORD.sub(lambda m: m.group(0).replace("-", "\\-"), text)
 
 
 def inline(text):
