@@ -73,6 +73,7 @@ def main():
     ap.add_argument("--name", help="the program's name (default: the file name)")
     ap.add_argument("--hand", required=True, help="the hand-written part")
     ap.add_argument("--version", required=True)
+    ap.add_argument("--date", help="the release date (YYYY-MM-DD) for the page footer")
     ap.add_argument("--section", default="1")
     ap.add_argument("--out", required=True)
     ap.add_argument("--gz-dir", help="also write a gzip-compressed copy there")
@@ -113,7 +114,7 @@ def main():
     def details():  # everything of the top --help after its first paragraph
         return blocks(prog.top, skip_first_para=True)
 
-    page = roff.th(prog.name, a.section, "scope-profiler %s" % a.version, "User Commands")
+    page = roff.th(prog.name, a.section, "scope-profiler %s" % a.version, "User Commands", a.date)
     page += roff.render_hand(hand, {"@SYNOPSIS@": synopsis, "@COMMANDS@": commands,
                                     "@OPTIONS@": options, "@SUMMARY@": summary,
                                     "@DETAILS@": details})

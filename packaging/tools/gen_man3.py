@@ -146,6 +146,7 @@ def main():
     ap.add_argument("--header", required=True)
     ap.add_argument("--hand", required=True)
     ap.add_argument("--version", required=True)
+    ap.add_argument("--date", help="the release date (YYYY-MM-DD) for the page footer")
     ap.add_argument("--out-dir", required=True)
     ap.add_argument("--gz-dir", help="also write the pages gzip-compressed there")
     ap.add_argument("--list", action="store_true", help="print the names of the pages")
@@ -238,8 +239,7 @@ def main():
         return [".PP", roff.line(", ".join("\\fB%s\\fR(3)" % roff.esc(n) for n in functions + macros)
                                  + ".")]
 
-    page = roff.th(PAGE, "3", "scope-profiler %s" % a.version, "Library Functions Manual")
-    page += [".nh", ".ad l"]
+    page = roff.th(PAGE, "3", "scope-profiler %s" % a.version, "Library Functions Manual", a.date)
     page += roff.render_hand(hand, {"@WHAT@": [".SH NAME", "%s \\- %s" % (PAGE, roff.esc(what))],
                                     "@DESCRIPTION@": description, "@API@": api,
                                     "@INDEX@": index})

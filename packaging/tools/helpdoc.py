@@ -191,25 +191,18 @@ def _parse(h, text):
             term = (m or mo).group(2)
             desc = m.group(4) if m else ""
             kind = "options" if term.startswith("-") else "items"
-            if not (m and not term.startswith("-") and _looks_like_example(term, desc)):
-                if block is None or block.kind != kind:
-                    close()
-                    block = Block(kind, heading)
-                block.items.append([term, desc])
-                item_indent = ind
-                desc_col = len(line) - len(desc) if m else len(line) + 2
-                continue
+            if block is None or block.kind != kind:
+                close()
+                block = Block(kind, heading)
+            block.items.append([term, desc])
+            item_indent = ind
+            desc_col = len(line) - len(desc) if m else len(line) + 2
+            continue
         if block is None or block.kind != "verbatim":
             close()
             block = Block("verbatim", heading)
         block.lines.append(line.strip())
     close()
-
-
-def _looks_like_example(term, desc):
-    # "  scope-profiler view --screenshot out.png" has no two-space gap, so it
-    # never gets here; this catches a command line that happens to have one.
-    return term.startswith("$ ")
 
 
 def _operands(h):

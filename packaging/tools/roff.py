@@ -46,10 +46,14 @@ def line(text):
     return text
 
 
-def th(title, section, version, manual):
-    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", time.time()))
-    date = time.strftime("%Y-%m-%d", time.gmtime(epoch))
-    return ['.TH "%s" "%s" "%s" "%s" "%s"' % (title.upper(), section, date, version, manual)]
+def th(title, section, version, manual, date=None):
+    """The .TH line; date: the release's (reproducible), else
+    SOURCE_DATE_EPOCH's, else today."""
+    if not date:
+        epoch = int(os.environ.get("SOURCE_DATE_EPOCH", time.time()))
+        date = time.strftime("%Y-%m-%d", time.gmtime(epoch))
+    return ['.TH "%s" "%s" "%s" "%s" "%s"' % (title.upper(), section, date, version, manual),
+            ".nh", ".ad l"]  # no hyphenation, ragged right: options stay whole
 
 
 def verbatim(lines):

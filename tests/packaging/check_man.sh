@@ -72,6 +72,7 @@ names=$(sort -u <<<"$names")
 for f in $names; do
   has_word "$text" "$f" || fail "scope-profiler(3) does not document $f"
   [ -e "$mandir/man3/$f.3" ] || fail "no page $f.3 (man $f)"
-  [ "$(render "$mandir/man3/$f.3")" = "$text" ] || fail "man $f does not show scope-profiler(3)"
+  [ "$(readlink -f "$mandir/man3/$f.3")" = "$(readlink -f "$page")" ] || fail "$f.3 is not scope-profiler(3)"
 done
+[ "$(render "$mandir/man3/sp_setup.3")" = "$text" ] || fail "man sp_setup does not show scope-profiler(3)"
 echo "scope-profiler(3): $(wc -l <<<"$names") public functions and macros, each with its own page name"
