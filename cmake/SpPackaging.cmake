@@ -37,7 +37,9 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "The scope-profiler developers")
 set(CPACK_PACKAGE_CONTACT "The scope-profiler developers <scope-profiler@localhost>"
     CACHE STRING "Maintainer field of the Debian packages")
-set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
+# CPackDeb puts a non-default summary above every component's description;
+# with the default one each package's synopsis is its description's first line.
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${CMAKE_PROJECT_NAME} built using CMake")
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_STRIP_FILES ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
@@ -88,7 +90,9 @@ endfunction()
 
 sp_package(lib libscope-profiler0 libs "low-overhead region profiler for HPC codes (library)"
   "The shared library a program links to record named regions (sp_setup,
-SP_SCOPE, sp_finalize) and to read runs back.")
+SP_SCOPE, sp_finalize) and to read runs back. Function names, call-stack
+sampling and LIKWID counters load libdw, libunwind and liblikwid when
+present." SUGGESTS "libdw1, libunwind8, likwid")
 sp_package(dev libscope-profiler-dev libdevel "low-overhead region profiler for HPC codes (development files)"
   "Headers (scope_profiler.h), the static library, the pkg-config file
 scope-profiler.pc, the CMake package ScopeProfiler, the scope-profiler(3)
@@ -99,7 +103,7 @@ sp_package(tools scope-profiler devel "low-overhead region profiler for HPC code
 gate with a noise test), export (CSV, JSON, Chrome trace, speedscope, folded
 stacks), plot, report (self-contained HTML), tui, line-profile and run (profile
 an unedited program), with its manual page and shell completions."
-  RECOMMENDS "hdf5-tools" SUGGESTS "scope-profiler-viewer")
+  RECOMMENDS "hdf5-tools, libdw1, libunwind8" SUGGESTS "scope-profiler-viewer, likwid")
 sp_package(viewer scope-profiler-viewer devel "low-overhead region profiler for HPC codes (desktop viewer)"
   "A GTK 4 application to explore and compare runs: timeline per rank and
 thread, regions, call tree with flame graph, per-rank imbalance, line samples,
