@@ -18,10 +18,13 @@
 #define VIEWER_NAME "scope-profiler-viewer"
 
 static const char view_usage[] =
-    "usage: " SP_CLI_NAME " view FILE [FILE2]\n\n"
+    "usage: " SP_CLI_NAME " view [VIEWER-OPTIONS] FILE [FILE2]\n\n"
     "Open a run (or compare two: base, candidate) in " VIEWER_NAME ",\n"
-    "the GTK 4 desktop viewer. Every viewer option passes through, e.g.\n"
-    "  " SP_CLI_NAME " view --screenshot out.png --page timeline run.h5\n";
+    "the GTK 4 desktop viewer. Every viewer option passes through (see\n"
+    "`" VIEWER_NAME " --help`), e.g.\n"
+    "  " SP_CLI_NAME " view --screenshot out.png --page timeline run.h5\n\n"
+    "Options:\n"
+    "  -h, --help  show this help\n";
 
 /* The viewer beside this program, or NULL to search PATH. */
 static const char *find_viewer(char *out, size_t size)

@@ -91,18 +91,18 @@ function(sp_mpi_add_library)
     PkgConfig::SP_HDF5_MPI PkgConfig::SP_MPI ${extra})
 
   install(TARGETS scope_profiler_mpi scope_profiler_mpi_static EXPORT ScopeProfilerMpiTargets
-    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
+    LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT mpi NAMELINK_COMPONENT mpi_dev
+    ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT mpi_dev
+    RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT mpi
     INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT ScopeProfilerMpiTargets NAMESPACE ScopeProfiler::
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ScopeProfiler)
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ScopeProfiler COMPONENT mpi_dev)
   file(RELATIVE_PATH SP_PC_TO_PREFIX "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig"
        "${CMAKE_INSTALL_PREFIX}")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/scope-profiler-mpi.pc.in
     ${PROJECT_BINARY_DIR}/scope-profiler-mpi.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/scope-profiler-mpi.pc
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT mpi_dev)
 endfunction()
 
 if(SP_HAVE_MPI_LIB)

@@ -15,6 +15,7 @@ build_pkgs=(
   libhdf5-openmpi-dev libopenmpi-dev openmpi-bin  # optional: MPI recording
   libdw-dev libunwind-dev likwid               # optional: recording modes
   python3-dev python3-numpy gfortran           # optional: Python and Fortran bindings
+  python3                                      # man pages and completions (packaging/tools)
 )
 test_pkgs=(
   python3-h5py                                 # cross-checks files with h5py
@@ -24,6 +25,8 @@ test_pkgs=(
   chromium                                     # report test (headless screenshot)
   python3-mpi4py python3-h5py-mpi              # Python module under mpirun (h5py on MPI HDF5)
   python3-line-profiler                        # Python line timings checked against it
+  desktop-file-utils appstream shared-mime-info librsvg2-bin  # packaging: desktop files, icons
+  man-db bash-completion zsh                   # packaging: man pages, completions
 )
 
 pkgs=("${build_pkgs[@]}")
