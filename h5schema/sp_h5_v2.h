@@ -63,6 +63,9 @@ typedef struct sp_v2_events {
  * block is full. 0 or SP_ENOMEM (nothing added). */
 int sp_v2_events_add(sp_v2_events *e, int32_t thread, int64_t t, int32_t region);
 
+/* Room for `more` events without reallocating. 0 or SP_ENOMEM. */
+int sp_v2_events_reserve(sp_v2_events *e, size_t more);
+
 /* The next event starts a new block. */
 void sp_v2_events_close_block(sp_v2_events *e);
 

@@ -80,6 +80,11 @@ int sp_v2_events_add(sp_v2_events *e, int32_t thread, int64_t t, int32_t region)
     return 0;
 }
 
+int sp_v2_events_reserve(sp_v2_events *e, size_t more)
+{
+    return reserve_events(e, e->n + more);
+}
+
 void sp_v2_events_close_block(sp_v2_events *e) { e->open = false; }
 
 void sp_v2_events_clear(sp_v2_events *e)

@@ -83,6 +83,14 @@ typedef enum sp_region_kind {
     SP_REGION_LINE_PROFILER  /* timestamps plus line-level samples */
 } sp_region_kind;
 
+/* What a recording thread does when every event chunk of the pool is in use
+ * (the writer has not caught up): see sp_options.when_full. */
+typedef enum sp_full_policy {
+    SP_FULL_BLOCK = 0, /* wait for the writer: never loses a call (the default) */
+    SP_FULL_DROP = 1   /* do not wait: the calls are counted as dropped (reported
+                          by sp_region_dropped_calls, the file and finalize) */
+} sp_full_policy;
+
 typedef struct sp_options {
     bool deactivate_profiling;   /* false: true records nothing, writes no file */
     bool deactivate_file_output; /* false: true keeps everything in memory */
@@ -100,6 +108,12 @@ typedef struct sp_options {
                                     around every call, e.g. "task-clock,page-faults" */
     bool use_mpi_regions;        /* false: under MPI (libscope_profiler_mpi), time the
                                     MPI calls themselves as regions ("MPI_Allreduce") */
+    /* Streaming (see "Streaming" below); 0: defaults. */
+    size_t memory_limit;         /* 64 MiB: bytes of event chunks in use at most
+                                    (from 1 MiB); the whole process stays near it */
+    double flush_interval;       /* 1.0 s: a call that ended this long before a kill
+                                    is in the file (from 0.01 s) */
+    sp_full_policy when_full;    /* SP_FULL_BLOCK: no chunk free -> wait or drop */
 } sp_options;
 
 /* Fill *o with the defaults documented above. */
@@ -129,6 +143,24 @@ void sp_options_init(sp_options *o);
  *   begin and end; per region and thread sums are stored
  *   (`scope-profiler inspect --counters`). Events this machine cannot count
  *   are dropped with a warning.
+ */
+
+/*
+ * Streaming. A session records each thread's begins and ends as 12-byte
+ * events into 64 KiB chunks from a per-process pool (at most memory_limit
+ * bytes in use); a background writer thread ("sp-writer") empties full
+ * chunks into the file as the program runs and gives them back. The hot
+ * path stays free of locks, allocation and system calls; a chunk switch
+ * (every ~5400 events) takes the pool's mutex. From sp_setup() on, the file
+ * at file_path is a valid run: every flush_interval / 2 the writer also
+ * writes the events of chunks still being filled and flushes, so after a
+ * SIGKILL the file holds every call that ended at least flush_interval
+ * before the kill (h5schema/SCHEMA.md, "Reading a run that is recording or
+ * was killed"). sp_finalize() turns it into one finished file. When the
+ * writer cannot keep up (every chunk in use): SP_FULL_BLOCK waits for it,
+ * SP_FULL_DROP counts new calls as dropped instead (calls already recorded
+ * keep their ends). With deactivate_file_output everything stays in memory
+ * as encoded events (8 bytes per event, 16 per call) until sp_finalize().
  */
 
 /*
@@ -168,6 +200,12 @@ void sp_options_init(sp_options *o);
  *   SCOPE_PROFILER_PERF_EVENTS=list perf_events ("" or "none": off)
  *   SCOPE_PROFILER_MPI_REGIONS=1    use_mpi_regions
  *   SCOPE_PROFILER_MPI_WRITER=parallel|token  the MPI file writer (below)
+ *   SCOPE_PROFILER_MEMORY_LIMIT=n   memory_limit in bytes (suffix K, M or G: KiB...)
+ *   SCOPE_PROFILER_FLUSH_INTERVAL=s flush_interval in seconds (e.g. 0.5)
+ *   SCOPE_PROFILER_WHEN_FULL=block|drop  when_full
+ *   SCOPE_PROFILER_COMPRESSION=lz4|deflate|none  the event tables' filter
+ *                                   (default lz4 where HDF5's LZ4 plugin loads,
+ *                                   else deflate; see SCHEMA.md)
  * (values "1", "true", "yes", "on" are true; "0", "false", "no", "off" false).
  *
  * Calling it again ends the current session (its data is discarded unless
