@@ -72,16 +72,18 @@ static void note_missing(sp_v2_read *st, size_t r)
     snprintf(st->missing + len, sizeof st->missing - len, "%s%zu", len ? ", " : "", r);
 }
 
-/* Every rank's dropped column sized for the final region table. */
-static int size_dropped(sp_run *run)
+/* Every rank's dropped column sized for the final region table (ranks
+ * read later may have added regions). */
+static int size_dropped(sp_run *run, const size_t *len)
 {
     for (size_t r = 0; r < run->nranks; r++) {
         sp_rank_data *rk = &run->ranks[r];
-        if (!rk->dropped)
+        if (!rk->dropped || len[r] >= run->nregions)
             continue;
-        uint64_t *d = realloc(rk->dropped, (run->nregions ? run->nregions : 1) * sizeof *d);
+        uint64_t *d = realloc(rk->dropped, run->nregions * sizeof *d);
         if (!d)
             return SP_ENOMEM;
+        memset(d + len[r], 0, (run->nregions - len[r]) * sizeof *d);
         rk->dropped = d;
     }
     return 0;
@@ -115,7 +117,8 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
     if ((rc = sp__h5_open_group(file, fid, SP_NAME(METADATA), &meta)) ||
         (rc = sp__h5_read_meta(file, meta, &run->meta)))
         goto done;
-    if (sp_run_set_ranks(run, nranks) != 0 || sp__name_index_init(&st.names, run, NULL) != 0) {
+    if (sp_run_set_ranks(run, nranks) != 0 || sp__name_index_init(&st.names, run, NULL) != 0 ||
+        !(st.dropped_len = calloc(nranks ? nranks : 1, sizeof *st.dropped_len))) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
         goto done;
     }
@@ -138,10 +141,11 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
         rc = sp_v2_read_rank(&st, rg, r);
         H5Gclose(rg);
     }
-    if (rc == 0 && (size_dropped(run) || note_state(&st)))
+    if (rc == 0 && (size_dropped(run, st.dropped_len) || note_state(&st)))
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
 done:
     sp__name_index_free(&st.names);
+    free(st.dropped_len);
     if (gapl >= 0)
         H5Pclose(gapl);
     if (meta >= 0)

@@ -41,6 +41,7 @@ typedef struct sp_v2_read {
     bool complete;          /* the file's `complete` attribute */
     uint64_t open_calls;    /* calls a killed run left open (all ranks) */
     char missing[256];      /* ranks whose part could not be opened */
+    size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
 } sp_v2_read;
 
 /* Read /rank<r> (opened) into run->ranks[r]. */

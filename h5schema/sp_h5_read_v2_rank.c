@@ -228,6 +228,8 @@ static int read_events(rank_read *rr)
         rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
         goto done;
     }
+    sp_v2_hint_huge(dt, slab * sizeof *dt);
+    sp_v2_hint_huge(region, slab * sizeof *region);
     /* Whole blocks per read while they fit a slab; a bigger block in
      * pieces. */
     uint64_t pos = 0;
@@ -300,6 +302,7 @@ static int read_dropped(rank_read *rr)
         rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
         goto done;
     }
+    rr->st->dropped_len[rr->rk->rank] = rows ? nreg : 0;
     for (hsize_t i = 0; i < rows; i++) {
         if (r[i] < 0 || (size_t)r[i] >= rr->nlocal) {
             rc = sp__error(SP_EFORMAT, "%s: dropped row %llu names region row %" PRId32

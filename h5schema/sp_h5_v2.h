@@ -135,6 +135,12 @@ int sp_v2_replay_all(const char *ctx, sp_rank_data *rk, size_t nthreads,
                      const int32_t *region_map, size_t nregions, const sp_v2_clock_map *m,
                      const sp_v2_events *ev, uint64_t *open_calls);
 
+/* Ask for transparent huge pages on the aligned 2 MiB ranges of a large
+ * buffer about to be written (one page fault per 2 MiB instead of per
+ * 4 KiB: on a VM a fault costs microseconds). A hint; nothing changes
+ * without it. */
+void sp_v2_hint_huge(void *p, size_t bytes);
+
 /* ---------------------------------------------------------------- names */
 
 /* Text for a name stored as raw bytes: valid UTF-8 is kept, every other
@@ -232,10 +238,11 @@ char *sp_v2_tmp_name(const char *path);
  * through a link), with its root: attributes (complete = 1), /metadata. */
 int sp_v2_final_root(const char *tmp, const char *path, size_t nranks, const sp_kvlist *meta);
 
-/* One rank's group in tmp, opened for writing: the tables of run->ranks[r]
- * and run->region_names (the rank's own region table: row = region id),
- * events copied from part_path's /rank<r> (NULL: none) followed by `extra`
- * (NULL: none), calibration points, and MPI clock attributes (NULL: none). */
+/* One rank's group in tmp, opened for writing: /rank<N> with N =
+ * run->ranks[r].rank, the tables of run->ranks[r] and run->region_names
+ * (the rank's own region table: row = region id), events copied from
+ * part_path's /rank<N> (NULL: none) followed by `extra` (NULL: none),
+ * calibration points, and MPI clock attributes (NULL: none). */
 typedef struct sp_v2_rank_source {
     const sp_run *run;          /* region_names, region_flags, ranks[r] */
     size_t r;

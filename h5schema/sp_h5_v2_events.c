@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "sp_error.h"
 #include "sp_h5_v2.h"
@@ -139,7 +140,12 @@ int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks)
 {
     if (m->ratio == 1.0) /* the identity (monotonic clock), exact */
         return ticks - m->t0 + m->ns0;
-    return saturate((double)m->ns0 + ((double)ticks - (double)m->t0) * m->ratio);
+    /* Round the scaled difference, then add: the same as SCHEMA.md's h5py
+     * code (np.rint rounds half to even, as llrint does). */
+    int64_t d = saturate(((double)ticks - (double)m->t0) * m->ratio);
+    if ((d > 0 && m->ns0 > INT64_MAX - d) || (d < 0 && m->ns0 < INT64_MIN - d))
+        return d > 0 ? INT64_MAX : INT64_MIN;
+    return m->ns0 + d;
 }
 
 int64_t sp_v2_clock_to_ticks(const sp_v2_clock_map *m, int64_t ns)
@@ -224,6 +230,22 @@ int sp_v2_events_from_calls(const sp_rank_data *rk, size_t first, const sp_v2_cl
     if (rc == SP_ENOMEM)
         sp__error(rc, "out of memory turning calls into events");
     return rc;
+}
+
+void sp_v2_hint_huge(void *p, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    if (!p || bytes < 2 * huge)
+        return;
+    uintptr_t a = ((uintptr_t)p + huge - 1) & ~(huge - 1);
+    uintptr_t e = ((uintptr_t)p + bytes) & ~(huge - 1);
+    if (e > a)
+        madvise((void *)a, e - a, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 /* ---------------------------------------------------------------- names */

@@ -78,18 +78,12 @@ static int write_clock(hid_t rg, const sp_v2_rank_source *src, const char *path)
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    sp_v2_col t = {H5I_INVALID_HID, 0, SP_ST_I64}, n = {H5I_INVALID_HID, 0, SP_ST_I64};
     H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_CLOCK), false), "cannot write '%s'", path);
-    if ((rc = sp_v2_col_create(g, SP_NAME2(V2_CLOCK_TICKS), SP_ST_I64, SP_V2_CHUNK_SMALL,
-                               SP_V2_COMPRESS_NONE, path, &t)) ||
-        (rc = sp_v2_col_create(g, SP_NAME2(V2_CLOCK_NS), SP_ST_I64, SP_V2_CHUNK_SMALL,
-                               SP_V2_COMPRESS_NONE, path, &n)) ||
-        (rc = sp_v2_col_append(&t, src->clock_ticks, src->nclock, path)) ||
-        (rc = sp_v2_col_append(&n, src->clock_ns, src->nclock, path)))
-        goto done;
+    if ((rc = sp_v2_col_fixed(g, SP_NAME2(V2_CLOCK_TICKS), SP_ST_I64, src->clock_ticks,
+                              src->nclock, path)) == 0)
+        rc = sp_v2_col_fixed(g, SP_NAME2(V2_CLOCK_NS), SP_ST_I64, src->clock_ns, src->nclock,
+                             path);
 done:
-    sp_v2_col_close(&t);
-    sp_v2_col_close(&n);
     if (g >= 0)
         H5Gclose(g);
     return rc;
@@ -99,13 +93,9 @@ static int write_regions(hid_t rg, const sp_run *run, const char *path)
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    sp_v2_names names = {{H5I_INVALID_HID, 0, SP_ST_U8}, {H5I_INVALID_HID, 0, SP_ST_U64}, 0};
-    sp_v2_col flags = {H5I_INVALID_HID, 0, SP_ST_I32};
     int32_t *f = NULL;
     H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_REGIONS), false), "cannot write '%s'", path);
-    if ((rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &names)) ||
-        (rc = sp_v2_names_append(&names, (const char *const *)run->region_names, run->nregions,
-                                 path)))
+    if ((rc = sp_v2_names_fixed(g, (const char *const *)run->region_names, run->nregions, path)))
         goto done;
     if (run->nregion_flags && run->region_flags) {
         if (!(f = calloc(run->nregions ? run->nregions : 1, sizeof *f))) {
@@ -114,15 +104,10 @@ static int write_regions(hid_t rg, const sp_run *run, const char *path)
         }
         for (size_t i = 0; i < run->nregion_flags && i < run->nregions; i++)
             f[i] = run->region_flags[i];
-        if ((rc = sp_v2_col_create(g, SP_NAME2(V2_REGION_FLAGS), SP_ST_I32, SP_V2_CHUNK_SMALL,
-                                   SP_V2_COMPRESS_NONE, path, &flags)) ||
-            (rc = sp_v2_col_append(&flags, f, run->nregions, path)))
-            goto done;
+        rc = sp_v2_col_fixed(g, SP_NAME2(V2_REGION_FLAGS), SP_ST_I32, f, run->nregions, path);
     }
 done:
     free(f);
-    sp_v2_col_close(&flags);
-    sp_v2_names_close(&names);
     if (g >= 0)
         H5Gclose(g);
     return rc;
@@ -132,8 +117,6 @@ static int write_threads(hid_t rg, const sp_rank_data *rk, const char *path)
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    sp_v2_names names = {{H5I_INVALID_HID, 0, SP_ST_U8}, {H5I_INVALID_HID, 0, SP_ST_U64}, 0};
-    sp_v2_col tid = {H5I_INVALID_HID, 0, SP_ST_I64};
     size_t n = rk->nthreads;
     int64_t *tids = malloc((n ? n : 1) * sizeof *tids);
     const char **nm = malloc((n ? n : 1) * sizeof *nm);
@@ -146,17 +129,11 @@ static int write_threads(hid_t rg, const sp_rank_data *rk, const char *path)
         nm[t] = rk->threads[t].name ? rk->threads[t].name : "";
     }
     H5TRY(g = sp_v2_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
-    if ((rc = sp_v2_col_create(g, SP_NAME(THREAD_OS_TID), SP_ST_I64, SP_V2_CHUNK_SMALL,
-                               SP_V2_COMPRESS_NONE, path, &tid)) ||
-        (rc = sp_v2_col_append(&tid, tids, n, path)) ||
-        (rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &names)) ||
-        (rc = sp_v2_names_append(&names, nm, n, path)))
-        goto done;
+    if ((rc = sp_v2_col_fixed(g, SP_NAME(THREAD_OS_TID), SP_ST_I64, tids, n, path)) == 0)
+        rc = sp_v2_names_fixed(g, nm, n, path);
 done:
     free(tids);
     free(nm);
-    sp_v2_col_close(&tid);
-    sp_v2_names_close(&names);
     if (g >= 0)
         H5Gclose(g);
     return rc;
@@ -166,7 +143,6 @@ static int write_dropped(hid_t rg, const sp_rank_data *rk, size_t nregions, cons
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    sp_v2_col reg = {H5I_INVALID_HID, 0, SP_ST_I32}, calls = {H5I_INVALID_HID, 0, SP_ST_U64};
     int32_t *r = malloc((nregions ? nregions : 1) * sizeof *r);
     uint64_t *c = malloc((nregions ? nregions : 1) * sizeof *c);
     size_t n = 0;
@@ -180,17 +156,11 @@ static int write_dropped(hid_t rg, const sp_rank_data *rk, size_t nregions, cons
             c[n++] = rk->dropped[i];
         }
     H5TRY(g = sp_v2_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
-    if ((rc = sp_v2_col_create(g, SP_NAME(DROPPED_REGION), SP_ST_I32, SP_V2_CHUNK_SMALL,
-                               SP_V2_COMPRESS_NONE, path, &reg)) ||
-        (rc = sp_v2_col_create(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, SP_V2_CHUNK_SMALL,
-                               SP_V2_COMPRESS_NONE, path, &calls)) ||
-        (rc = sp_v2_col_append(&reg, r, n, path)) || (rc = sp_v2_col_append(&calls, c, n, path)))
-        goto done;
+    if ((rc = sp_v2_col_fixed(g, SP_NAME(DROPPED_REGION), SP_ST_I32, r, n, path)) == 0)
+        rc = sp_v2_col_fixed(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, c, n, path);
 done:
     free(r);
     free(c);
-    sp_v2_col_close(&reg);
-    sp_v2_col_close(&calls);
     if (g >= 0)
         H5Gclose(g);
     return rc;
@@ -213,7 +183,8 @@ static int write_events(hid_t rg, const sp_v2_rank_source *src, const char *path
               "cannot write '%s': cannot open the part '%s'", path, src->part_path);
         const char *groups[2] = {SP_NAME2(V2_EVENTS), SP_NAME2(V2_BLOCKS)};
         for (int i = 0; i < 2; i++) {
-            snprintf(from, sizeof from, "/%s%zu/%s", SP_NAME(RANK_GROUP), src->r, groups[i]);
+            snprintf(from, sizeof from, "/%s%d/%s", SP_NAME(RANK_GROUP),
+                     (int)src->run->ranks[src->r].rank, groups[i]);
             H5TRY(H5Ocopy(part, from, rg, groups[i], H5P_DEFAULT, H5P_DEFAULT),
                   "cannot write '%s': copying %s from '%s'", path, from, src->part_path);
         }
@@ -227,18 +198,20 @@ static int write_events(hid_t rg, const sp_v2_rank_source *src, const char *path
             rc = sp_v2_col_open(g, sp__schema_v2[bl_ids[i]].name, sp__schema_v2[bl_ids[i]].type,
                                 path, &c[2 + i]);
     } else {
+        /* Chunks no larger than the data: a small run stays a small file. */
         sp_v2_compress z = sp_v2_compress_resolve(src->compress);
+        size_t ne = src->extra ? src->extra->n : 0, nb = src->extra ? src->extra->nblocks : 0;
+        hsize_t ce = ne < SP_V2_CHUNK_EVENTS ? (ne ? ne : 1) : SP_V2_CHUNK_EVENTS;
+        hsize_t cb = nb < SP_V2_CHUNK_BLOCKS ? (nb ? nb : 1) : SP_V2_CHUNK_BLOCKS;
         H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_EVENTS), false), "cannot write '%s'", path);
         for (int i = 0; i < 2 && rc == 0; i++)
             rc = sp_v2_col_create(g, sp__schema_v2[ev_ids[i]].name,
-                                  sp__schema_v2[ev_ids[i]].type, SP_V2_CHUNK_EVENTS, z, path,
-                                  &c[i]);
+                                  sp__schema_v2[ev_ids[i]].type, ce, z, path, &c[i]);
         H5Gclose(g);
         H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_BLOCKS), false), "cannot write '%s'", path);
         for (int i = 0; i < 4 && rc == 0; i++)
             rc = sp_v2_col_create(g, sp__schema_v2[bl_ids[i]].name,
-                                  sp__schema_v2[bl_ids[i]].type, SP_V2_CHUNK_BLOCKS, z, path,
-                                  &c[2 + i]);
+                                  sp__schema_v2[bl_ids[i]].type, cb, z, path, &c[2 + i]);
     }
     if (rc)
         goto done;
@@ -307,7 +280,7 @@ int sp_v2_final_rank(const char *tmp, const char *path, const sp_v2_rank_source 
     const sp_run *run = src->run;
     const sp_rank_data *rk = &run->ranks[src->r];
     char name[64];
-    snprintf(name, sizeof name, "%s%zu", SP_NAME(RANK_GROUP), src->r);
+    snprintf(name, sizeof name, "%s%d", SP_NAME(RANK_GROUP), (int)rk->rank);
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
     if ((rc = sp_v2_fapl(false, path, &fapl)))

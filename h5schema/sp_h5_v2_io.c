@@ -60,6 +60,7 @@ int sp_v2_col_create(hid_t loc, const char *name, sp_schema_type type, hsize_t c
     out->dset = H5I_INVALID_HID;
     out->n = 0;
     out->type = type;
+    c = sp_v2_compress_resolve(c);
     H5TRY(space = H5Screate_simple(1, dims, maxd), "cannot write '%s': dataspace of %s", path,
           where);
     H5TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "cannot write '%s': %s", path, where);
@@ -78,6 +79,35 @@ int sp_v2_col_create(hid_t loc, const char *name, sp_schema_type type, hsize_t c
                                  H5P_DEFAULT),
           "cannot write '%s': cannot create %s", path, where);
 done:
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    if (space >= 0)
+        H5Sclose(space);
+    return rc;
+}
+
+int sp_v2_col_fixed(hid_t loc, const char *name, sp_schema_type type, const void *data,
+                    size_t n, const char *path)
+{
+    int rc = 0;
+    hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID, dset = H5I_INVALID_HID;
+    hsize_t dims[1] = {n};
+    char where[256];
+    sp__h5_path(loc, name, where, sizeof where);
+    H5TRY(space = H5Screate_simple(1, dims, NULL), "cannot write '%s': dataspace of %s", path,
+          where);
+    H5TRY(dcpl = H5Pcreate(H5P_DATASET_CREATE), "cannot write '%s': %s", path, where);
+    H5TRY(H5Pset_obj_track_times(dcpl, false), "cannot write '%s': %s", path, where);
+    H5TRY(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "cannot write '%s': %s", path, where);
+    H5TRY(dset = H5Dcreate2(loc, name, sp__h5_file_type(type), space, H5P_DEFAULT, dcpl,
+                            H5P_DEFAULT),
+          "cannot write '%s': cannot create %s", path, where);
+    if (n)
+        H5TRY(H5Dwrite(dset, sp__h5_mem_type(type), H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+              "cannot write '%s': writing %s", path, where);
+done:
+    if (dset >= 0)
+        H5Dclose(dset);
     if (dcpl >= 0)
         H5Pclose(dcpl);
     if (space >= 0)
@@ -177,6 +207,32 @@ int sp_v2_names_append(sp_v2_names *t, const char *const *names, size_t n, const
     if ((rc = sp_v2_col_append(&t->bytes, buf, bytes, path)) == 0 &&
         (rc = sp_v2_col_append(&t->end, end, n, path)) == 0)
         t->total += bytes;
+done:
+    free(buf);
+    free(end);
+    return rc;
+}
+
+int sp_v2_names_fixed(hid_t loc, const char *const *names, size_t n, const char *path)
+{
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++)
+        bytes += strlen(names[i] ? names[i] : "");
+    char *buf = malloc(bytes ? bytes : 1);
+    uint64_t *end = malloc((n ? n : 1) * sizeof *end);
+    int rc;
+    if (!buf || !end) {
+        rc = sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);
+        goto done;
+    }
+    size_t pos = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(names[i] ? names[i] : "");
+        memcpy(buf + pos, names[i] ? names[i] : "", len);
+        end[i] = pos += len;
+    }
+    if ((rc = sp_v2_col_fixed(loc, SP_NAME2(V2_NAME_BYTES), SP_ST_U8, buf, bytes, path)) == 0)
+        rc = sp_v2_col_fixed(loc, SP_NAME2(V2_NAME_END), SP_ST_U64, end, n, path);
 done:
     free(buf);
     free(end);

@@ -29,6 +29,11 @@ typedef struct sp_v2_col {
 int sp_v2_col_create(hid_t loc, const char *name, sp_schema_type type, hsize_t chunk,
                      sp_v2_compress c, const char *path, sp_v2_col *out);
 
+/* A column written once, exactly sized and contiguous (the finished
+ * file's small tables: nothing is appended to them). */
+int sp_v2_col_fixed(hid_t loc, const char *name, sp_schema_type type, const void *data,
+                    size_t n, const char *path);
+
 /* Open an existing column (after a copy) for appending. */
 int sp_v2_col_open(hid_t loc, const char *name, sp_schema_type type, const char *path,
                    sp_v2_col *out);
@@ -45,6 +50,9 @@ typedef struct sp_v2_names {
 } sp_v2_names;
 
 int sp_v2_names_create(hid_t loc, sp_v2_compress c, const char *path, sp_v2_names *out);
+
+/* A names table written once (sp_v2_col_fixed). */
+int sp_v2_names_fixed(hid_t loc, const char *const *names, size_t n, const char *path);
 int sp_v2_names_append(sp_v2_names *t, const char *const *names, size_t n, const char *path);
 void sp_v2_names_close(sp_v2_names *t);
 

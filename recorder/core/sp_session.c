@@ -155,7 +155,9 @@ int sp_setup(const sp_options *o)
     if (recording && cfg.file_output) {
         ws.path = cfg.file_path;
         sp__mpi_place(&ws.rank, &ws.nranks, &ws.clock_offset_ns, &ws.clock_offset_err_ns);
-        if (!(meta = setup_meta())) {
+        char n[32];
+        snprintf(n, sizeof n, "%zu", ws.nranks);
+        if (!(meta = setup_meta()) || sp_kvlist_set(&meta->meta, "mpi_size", n) != 0) {
             rc = sp__error(SP_ENOMEM, "sp_setup: out of memory");
         } else {
             ws.main_meta = ws.rank == 0 ? &meta->meta : NULL;
@@ -246,24 +248,6 @@ static int collect_skeleton(sp_run **skel)
     return rc;
 }
 
-/* The calls the session kept in memory (memory-only sessions, or a file
- * that could not be created at setup) replayed into skel. Consumer lock
- * held. */
-static int memory_calls(sp_run *skel, const sp_v2_clock_map *m, const char *path,
-                        const sp__clock_calib *calib, bool mpi, int *wrc)
-{
-    sp_v2_events *ev = sp__stream_memory_events();
-    int rc = sp__stream_move_calls(skel, m, ev);
-    if (rc == 0 && path && !mpi) { /* the file that could not be made at setup */
-        *wrc = sp__stream_write_file(skel, path, NULL, ev, calib);
-        if (*wrc == 0)
-            skel->source_path = strdup(path);
-    }
-    if (rc == 0)
-        rc = sp__stream_replay_into(skel, m, ev);
-    return rc;
-}
-
 /* Read the finished file back (the summary, the caller's run). */
 static sp_run *read_back(const char *path)
 {
@@ -311,42 +295,44 @@ int sp_finalize(bool verbose, sp_run **results)
     char werr[600] = "";
     bool mpi = sp__mpi_session();
     sp__stream_lock();
+    bool want = verbose || results;
     if (recording && (rc = collect_skeleton(&run)) == 0) {
         sp_v2_clock_map m;
         sp__stream_clock_map(&calib, &m);
+        /* Streamed (a part) or kept in memory (no file, or a file that
+         * could not be created at setup); the modes' sampled calls go after
+         * the recorded events. */
         const char *part = sp__stream_part_path();
-        if (part) {
-            /* Streamed: the finished file copies the part's events. */
-            sp_v2_events extra;
-            memset(&extra, 0, sizeof extra);
-            rc = sp__stream_move_calls(run, &m, &extra);
-            if (rc == 0) {
-                if (mpi) {
-                    wrc = sp__mpi_finalize_stream(&run, path, part, &extra, &calib, &verbose,
-                                                  verbose || results);
-                } else {
-                    char serr[512];
-                    int stream_err = sp__stream_error(serr, sizeof serr);
-                    wrc = sp__stream_write_file(run, path, part, &extra, &calib);
-                    if (wrc == 0 && stream_err) /* written, but calls were lost */
-                        wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while "
-                                        "recording (%s); the file holds the calls written "
-                                        "before", path, serr);
-                }
-            }
-            sp_v2_events_free(&extra);
-            if (rc == 0 && wrc == 0 && !mpi && (verbose || results)) {
-                sp_run *back = read_back(path);
+        sp_v2_events *mem = sp__stream_memory_events(), extra;
+        memset(&extra, 0, sizeof extra);
+        sp_v2_events *ev = part ? &extra : mem;
+        rc = sp__stream_move_calls(run, &m, ev);
+        if (rc == 0 && !path) {
+            rc = sp__stream_replay_into(run, &m, mem);
+            if (rc == 0 && mpi)
+                wrc = sp__mpi_finalize(&run, NULL, &verbose, want);
+        } else if (rc == 0 && mpi) {
+            wrc = sp__mpi_finalize_stream(&run, path, part, ev, &calib, &verbose, want);
+        } else if (rc == 0) {
+            char serr[512];
+            int stream_err = part ? sp__stream_error(serr, sizeof serr) : 0;
+            wrc = sp__stream_write_file(run, path, part, ev, &calib);
+            if (wrc == 0 && stream_err) /* written, but calls were lost before */
+                wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while recording "
+                                "(%s); the file holds the calls written before", path, serr);
+            if (want) {
+                /* The finished file; after a failure the streamed one; a
+                 * file never made: the calls in memory. */
+                sp_run *back = wrc == 0 || part ? read_back(path) : NULL;
                 if (back) {
                     sp_run_free(run);
                     run = back;
+                } else if (!part) {
+                    rc = sp__stream_replay_into(run, &m, mem);
                 }
             }
-        } else {
-            rc = memory_calls(run, &m, path, &calib, mpi, &wrc);
-            if (rc == 0 && mpi)
-                wrc = sp__mpi_finalize(&run, path, &verbose, verbose || results);
         }
+        sp_v2_events_free(&extra);
         if (wrc)
             snprintf(werr, sizeof werr, "%s", sp_last_error());
     }
@@ -389,7 +375,7 @@ int sp_finalize(bool verbose, sp_run **results)
         sp_run_free(run);
 
     if (wrc != 0)
-        return sp__error(wrc, "%s", werr[0] ? werr : sp_last_error());
+        return sp__error(wrc, "%s", werr);
     if (*unbalanced)
         return sp__error(SP_EUNBALANCED, "sp_finalize: %s", unbalanced);
     return 0;

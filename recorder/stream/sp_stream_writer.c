@@ -177,7 +177,7 @@ int sp__writer_start(const sp__writer_setup *s)
         sp_v2_part_setup ps = {.rank = s->rank, .clock_offset_ns = s->clock_offset_ns,
                                .clock_offset_err_ns = s->clock_offset_err_ns,
                                .rank_meta = s->rank_meta, .p0_ticks = s->p0.ticks,
-                               .p0_ns = s->p0.ns, .compress = s->compress};
+                               .p0_ns = s->p0.ns, .compress = sp__cons.compress};
         if (frc == 0)
             frc = sp_v2_part_create(sp__cons.part_path, &ps, &sp__cons.part);
         if (frc != 0) {
