@@ -291,6 +291,10 @@ static void consume_thread(sp__tstate *ts, bool partial)
         sp__pool_put(c);
         ct->rchunk = next;
         ct->rpos = 0;
+        /* Write as it goes: the batch stays a few MiB however far behind
+         * the writer is (a memory-only session keeps everything). */
+        if (!sp__cons.memory && sp__cons.batch.n >= SP__BATCH_EVENTS)
+            sp__cons_write(false, 0, 0);
         if (!next)
             return;
     }

@@ -51,6 +51,10 @@ typedef struct sp__consumer {
 
 extern sp__consumer sp__cons;
 
+/* Events of a batch worth appending without waiting for a flush: four
+ * HDF5 chunks of the event columns (2 MiB of each column). */
+#define SP__BATCH_EVENTS ((size_t)1 << 18)
+
 /* Consume every thread's published events; partial: also those of chunks
  * still being filled (else full chunks only). Lock held. */
 void sp__cons_consume_all(bool partial);

@@ -26,9 +26,6 @@
 #include "sp_stream_consume.h"
 
 #define SP__POLL_MS 10 /* between two looks at the threads' chunks */
-/* Events of a batch worth appending without waiting for a flush: four
- * HDF5 chunks of the event columns. */
-#define SP__BATCH_EVENTS ((size_t)1 << 18)
 
 static pthread_t writer;
 static bool running;
