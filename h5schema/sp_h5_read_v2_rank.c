@@ -18,6 +18,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_read_v2.h"
+#include "sp_mem.h"
 
 #define SLAB_EVENTS ((size_t)1 << 20) /* events read at once: 8 MiB */
 
@@ -222,14 +223,12 @@ static int read_events(rank_read *rr)
                                bthread, bevents, bbegins, bt0, (size_t)k, used, &rp)))
         goto done;
     size_t slab = used < SLAB_EVENTS ? (size_t)used : SLAB_EVENTS;
-    dt = malloc((slab ? slab : 1) * sizeof *dt);
-    region = malloc((slab ? slab : 1) * sizeof *region);
+    dt = sp_alloc_big(slab * sizeof *dt);
+    region = sp_alloc_big(slab * sizeof *region);
     if (!dt || !region) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
         goto done;
     }
-    sp_v2_hint_huge(dt, slab * sizeof *dt);
-    sp_v2_hint_huge(region, slab * sizeof *region);
     /* Whole blocks per read while they fit a slab; a bigger block in
      * pieces. */
     uint64_t pos = 0;

@@ -18,6 +18,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_v2.h"
+#include "sp_mem.h"
 
 typedef struct thread_state {
     size_t next, end;   /* next call row of this thread, end of its range */
@@ -56,12 +57,7 @@ static int bad(const sp_v2_replay *rp, const char *fmt, ...)
 /* The call columns, untouched until the replay writes them (every field
  * of every call), with huge pages asked for first: a 4 KiB page fault costs
  * microseconds on a VM, and the columns are 32 bytes per call. */
-static void *alloc_column(size_t n, size_t elem)
-{
-    void *p = malloc(n ? n * elem : 1);
-    sp_v2_hint_huge(p, n * elem);
-    return p;
-}
+static void *alloc_column(size_t n, size_t elem) { return sp_alloc_big(n * elem); }
 
 static int alloc_calls(sp_rank_data *rk, size_t n)
 {
