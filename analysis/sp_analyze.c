@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_mem.h"
 
 /* Check what the analysis indexes with, so malformed input cannot make it
  * read out of bounds. */
@@ -129,7 +130,7 @@ static int scatter(const sp_run *run, stats_work *w)
         w->offset[b + 1] += w->offset[b];
         w->cursor[b] = w->offset[b];
     }
-    w->durs = malloc((total ? total : 1) * sizeof *w->durs);
+    w->durs = sp_alloc_big(total * sizeof *w->durs);
     if (!w->durs)
         return SP_ENOMEM;
     for (size_t r = 0; r < nr; r++) {
@@ -152,7 +153,7 @@ static int scatter(const sp_run *run, stats_work *w)
             biggest = n;
     }
     /* Without it the sorts fall back to qsort: slower, still correct. */
-    w->tmp = biggest ? malloc(biggest * sizeof *w->tmp) : NULL;
+    w->tmp = biggest ? sp_alloc_big(biggest * sizeof *w->tmp) : NULL;
     return 0;
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_mem.h"
 
 #define EMPTY_KEY UINT64_MAX /* node and region ids are >= 0, so never a key */
 
@@ -161,8 +162,8 @@ static void tree_build_free(tree_build *t)
 static int walk_rank(tree_build *t, sp_rank_data *rk)
 {
     size_t n = rk->ncalls;
-    rk->depth = malloc((n ? n : 1) * sizeof *rk->depth);
-    rk->tree_node = malloc((n ? n : 1) * sizeof *rk->tree_node);
+    rk->depth = sp_alloc_big(n * sizeof *rk->depth);
+    rk->tree_node = sp_alloc_big(n * sizeof *rk->tree_node);
     if (!rk->depth || !rk->tree_node)
         return SP_ENOMEM;
     /* Consecutive calls often share (parent node, region), e.g. a loop

@@ -1,32 +1,32 @@
 # SPDX-License-Identifier: MIT
 # libscope_profiler_mpi: the recorder, h5schema and analysis sources of
 # libscope_profiler compiled a second time with -DSP_WITH_MPI=1, linked
-# against Open MPI and the Open MPI flavour of HDF5 (never the serial one: a
-# process must not load both). An MPI program links it instead of
-# libscope_profiler; a program without MPI never needs MPI.
+# against Open MPI. Its files are written with the serial, thread-safe HDF5
+# (every rank streams its own part from a writer thread; Open MPI's HDF5 is
+# not thread-safe). Debian versions the symbols of the two HDF5 builds, so a
+# program that uses parallel HDF5 itself can load both. An MPI program links
+# it instead of libscope_profiler; a program without MPI never needs MPI.
 #
 #   targets     ScopeProfiler::scope_profiler_mpi (shared),
 #               ScopeProfiler::scope_profiler_mpi_static
 #   pkg-config  scope-profiler-mpi
 #   in-tree     sp_internal_mpi (static library + internal headers, for tests)
 #
-# Skipped with a message when ompi-c or hdf5-openmpi is missing, or with
+# Skipped with a message when ompi-c is missing, or with
 # -DSCOPE_PROFILER_MPI=OFF. SP_HAVE_MPI_LIB says whether it is built, and
 # SP_MPIEXEC which launcher the tests use.
-option(SCOPE_PROFILER_MPI "Build libscope_profiler_mpi (needs Open MPI and hdf5-openmpi)" ON)
+option(SCOPE_PROFILER_MPI "Build libscope_profiler_mpi (needs Open MPI)" ON)
 set(SP_HAVE_MPI_LIB OFF)
 if(SCOPE_PROFILER_MPI)
   pkg_check_modules(SP_MPI QUIET IMPORTED_TARGET ompi-c)
-  pkg_check_modules(SP_HDF5_MPI QUIET IMPORTED_TARGET hdf5-openmpi)
   find_program(SP_MPIEXEC NAMES mpirun mpiexec)
-  if(SP_MPI_FOUND AND SP_HDF5_MPI_FOUND)
+  if(SP_MPI_FOUND)
     set(SP_HAVE_MPI_LIB ON)
     message(STATUS "MPI: building libscope_profiler_mpi (Open MPI ${SP_MPI_VERSION}, "
-                   "HDF5 ${SP_HDF5_MPI_VERSION} openmpi)")
+                   "serial HDF5)")
   else()
-    message(STATUS "MPI: Open MPI (pkg-config ompi-c) or the Open MPI flavour of HDF5 "
-                   "(pkg-config hdf5-openmpi) not found: libscope_profiler_mpi is not built "
-                   "(Debian: apt install libopenmpi-dev libhdf5-openmpi-dev openmpi-bin)")
+    message(STATUS "MPI: Open MPI (pkg-config ompi-c) not found: libscope_profiler_mpi is "
+                   "not built (Debian: apt install libopenmpi-dev openmpi-bin)")
   endif()
 else()
   message(STATUS "MPI: SCOPE_PROFILER_MPI=OFF: libscope_profiler_mpi is not built")
@@ -59,16 +59,14 @@ function(sp_mpi_add_library)
     endforeach()
     get_target_property(libs ${from} LINK_LIBRARIES)
     if(libs)
-      list(FILTER libs EXCLUDE REGEX "^PkgConfig::HDF5$")
       target_link_libraries(${t} PRIVATE ${libs})
     endif()
     target_compile_definitions(${t} PRIVATE SP_WITH_MPI=1)
-    target_link_libraries(${t} PRIVATE PkgConfig::SP_MPI PkgConfig::SP_HDF5_MPI)
+    target_link_libraries(${t} PRIVATE PkgConfig::SP_MPI)
     list(APPEND objs $<TARGET_OBJECTS:${t}>)
   endforeach()
 
   get_target_property(extra scope_profiler LINK_LIBRARIES)
-  list(FILTER extra EXCLUDE REGEX "^PkgConfig::HDF5$")
   add_library(scope_profiler_mpi SHARED ${objs})
   add_library(scope_profiler_mpi_static STATIC ${objs})
   set_target_properties(scope_profiler_mpi PROPERTIES VERSION ${PROJECT_VERSION}
@@ -79,7 +77,7 @@ function(sp_mpi_add_library)
     target_include_directories(${t} PUBLIC
       $<BUILD_INTERFACE:${SP_PUBLIC_INCLUDE_DIR}>
       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-    target_link_libraries(${t} PRIVATE PkgConfig::SP_HDF5_MPI PkgConfig::SP_MPI ${extra})
+    target_link_libraries(${t} PRIVATE PkgConfig::SP_MPI ${extra})
   endforeach()
   add_library(ScopeProfiler::scope_profiler_mpi ALIAS scope_profiler_mpi)
   add_library(ScopeProfiler::scope_profiler_mpi_static ALIAS scope_profiler_mpi_static)
@@ -88,7 +86,7 @@ function(sp_mpi_add_library)
   target_include_directories(sp_internal_mpi INTERFACE ${SP_INTERNAL_INCLUDE_DIRS})
   target_compile_definitions(sp_internal_mpi INTERFACE SP_WITH_MPI=1)
   target_link_libraries(sp_internal_mpi INTERFACE scope_profiler_mpi_static
-    PkgConfig::SP_HDF5_MPI PkgConfig::SP_MPI ${extra})
+    PkgConfig::SP_MPI ${extra})
 
   install(TARGETS scope_profiler_mpi scope_profiler_mpi_static EXPORT ScopeProfilerMpiTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT mpi NAMELINK_COMPONENT mpi_dev

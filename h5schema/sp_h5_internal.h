@@ -107,6 +107,11 @@ int sp__h5_write_root(hid_t file, const sp_run *run, const char *path,
 int sp__h5_write_rank(hid_t file, const sp_run *run, size_t r, const char *path,
                       const sp__h5_write_options *o, bool call_data);
 
+/* The optional line and counter tables of a rank under rank_group, as the
+ * v1 writer writes them (schema v2 keeps their layout). Strings must be
+ * valid UTF-8. */
+int sp__h5_write_mode_tables(hid_t rank_group, const sp_rank_data *rk, const char *path);
+
 /* ---- model checks (sp_h5_check.c) ---- */
 
 /*
@@ -219,6 +224,10 @@ int sp__h5_read_meta(const char *file, hid_t obj, sp_kvlist *l);
 int sp__h5_read_v1(const char *file, hid_t fid, sp_run *run);
 int sp__h5_read_py_regions(const char *file, hid_t fid, sp_run *run);
 int sp__h5_read_py_columnar(const char *file, hid_t fid, sp_run *run);
+/* Schema version 2 (sp_h5_read_v2.c): finished, being recorded, or left by
+ * a kill; rank groups reached through external links are opened for SWMR
+ * reading. */
+int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run);
 
 /* Make a freshly read rank trustworthy: check its columns, sort into model
  * order if needed, infer parents (Python per-region files), check parents.

@@ -141,7 +141,7 @@ sp_run *sp_h5_read(const char *path, int *status)
         goto done;
     }
     if (strcmp(layout, SP_LAYOUT_NATIVE) == 0)
-        rc = sp__h5_read_v1(path, file, run);
+        rc = version >= 2 ? sp__h5_read_v2(path, file, run) : sp__h5_read_v1(path, file, run);
     else if (strcmp(layout, SP_LAYOUT_PY_COLUMNAR) == 0)
         rc = sp__h5_read_py_columnar(path, file, run);
     else

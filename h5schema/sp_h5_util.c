@@ -88,6 +88,10 @@ hid_t sp__h5_file_type(sp_schema_type t)
         return H5T_IEEE_F64LE;
     case SP_ST_STR:
         return vlen_utf8();
+    case SP_ST_U8:
+        return H5T_STD_U8LE;
+    case SP_ST_U32:
+        return H5T_STD_U32LE;
     default:
         return H5I_INVALID_HID;
     }
@@ -106,6 +110,10 @@ hid_t sp__h5_mem_type(sp_schema_type t)
         return H5T_NATIVE_DOUBLE;
     case SP_ST_STR:
         return vlen_utf8();
+    case SP_ST_U8:
+        return H5T_NATIVE_UINT8;
+    case SP_ST_U32:
+        return H5T_NATIVE_UINT32;
     default:
         return H5I_INVALID_HID;
     }

@@ -465,7 +465,7 @@ done:
 static int write_root(const writer *w, hid_t file, const sp_run *run)
 {
     int rc;
-    if ((rc = sp__h5_write_int_attr(w->path, file, SP_SN_ROOT_SCHEMA, SP_SCHEMA_VERSION)) < 0 ||
+    if ((rc = sp__h5_write_int_attr(w->path, file, SP_SN_ROOT_SCHEMA, SP_SCHEMA_V1)) < 0 ||
         (rc = sp__h5_write_int_attr(w->path, file, SP_SN_ROOT_NUM_RANKS,
                                     (int64_t)run->nranks)) < 0 ||
         (rc = write_meta_group(w, file, SP_NAME(METADATA), &run->meta)) < 0 ||
@@ -624,4 +624,13 @@ int sp__h5_write_rank(hid_t file, const sp_run *run, size_t r, const char *path,
 {
     writer w = {.path = path, .o = o, .calls_later = !call_data};
     return write_rank(&w, file, run, r);
+}
+
+int sp__h5_write_mode_tables(hid_t rank_group, const sp_rank_data *rk, const char *path)
+{
+    sp__h5_write_options o;
+    sp__h5_write_options_default(&o);
+    writer w = {.path = path, .o = &o};
+    int rc = write_lines(&w, rank_group, rk);
+    return rc ? rc : write_counters(&w, rank_group, rk);
 }

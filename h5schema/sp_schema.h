@@ -42,7 +42,9 @@ typedef enum sp_schema_type {
     SP_ST_I64,  /* H5T_STD_I64LE */
     SP_ST_U64,  /* H5T_STD_U64LE */
     SP_ST_F64,  /* H5T_IEEE_F64LE */
-    SP_ST_STR   /* variable-length string, H5T_CSET_UTF8, null-terminated */
+    SP_ST_STR,  /* variable-length string, H5T_CSET_UTF8, null-terminated */
+    SP_ST_U8,   /* H5T_STD_U8LE (schema v2: raw bytes of names) */
+    SP_ST_U32   /* H5T_STD_U32LE (schema v2: time deltas, counts) */
 } sp_schema_type;
 
 /*

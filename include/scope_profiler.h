@@ -2,13 +2,15 @@
 /*
  * scope_profiler.h - the public API of the scope-profiler recorder.
  *
- * Record named regions with nanosecond start/end timestamps, write them once
- * to HDF5 at sp_finalize(), and read them back as an sp_run.
+ * Record named regions with nanosecond start/end timestamps, stream them to an
+ * HDF5 file while the program runs (finished at sp_finalize()), and read them
+ * back as an sp_run.
  *
  *     #include <scope_profiler.h>
  *
  *     int main(void) {
  *         sp_setup(NULL);                      // defaults: time-only, profiling_data.h5
+ *                                              // (a valid file from here on)
  *         SP_SCOPE("solve") { do_work(); }     // a block region
  *         return sp_finalize(true, NULL) ? 1 : 0;  // writes the file, prints the summary
  *     }
@@ -83,6 +85,14 @@ typedef enum sp_region_kind {
     SP_REGION_LINE_PROFILER  /* timestamps plus line-level samples */
 } sp_region_kind;
 
+/* What a recording thread does when every event chunk of the pool is in use
+ * (the writer has not caught up): see sp_options.when_full. */
+typedef enum sp_full_policy {
+    SP_FULL_BLOCK = 0, /* wait for the writer: never loses a call (the default) */
+    SP_FULL_DROP = 1   /* do not wait: the calls are counted as dropped (reported
+                          by sp_region_dropped_calls, the file and finalize) */
+} sp_full_policy;
+
 typedef struct sp_options {
     bool deactivate_profiling;   /* false: true records nothing, writes no file */
     bool deactivate_file_output; /* false: true keeps everything in memory */
@@ -100,6 +110,12 @@ typedef struct sp_options {
                                     around every call, e.g. "task-clock,page-faults" */
     bool use_mpi_regions;        /* false: under MPI (libscope_profiler_mpi), time the
                                     MPI calls themselves as regions ("MPI_Allreduce") */
+    /* Streaming (see "Streaming" below); 0: defaults. */
+    size_t memory_limit;         /* 64 MiB: bytes of event chunks in use at most
+                                    (from 1 MiB); the whole process stays near it */
+    double flush_interval;       /* 1.0 s: a call that ended this long before a kill
+                                    is in the file (from 0.01 s) */
+    sp_full_policy when_full;    /* SP_FULL_BLOCK: no chunk free -> wait or drop */
 } sp_options;
 
 /* Fill *o with the defaults documented above. */
@@ -132,14 +148,34 @@ void sp_options_init(sp_options *o);
  */
 
 /*
+ * Streaming. A session records each thread's begins and ends as 12-byte
+ * events into 64 KiB chunks from a per-process pool (at most memory_limit
+ * bytes in use); a background writer thread ("sp-writer") empties full
+ * chunks into the file as the program runs and gives them back. The hot
+ * path stays free of locks, allocation and system calls; a chunk switch
+ * (every ~5400 events) takes the pool's mutex. From sp_setup() on, the file
+ * at file_path is a valid run: every flush_interval / 2 the writer also
+ * writes the events of chunks still being filled and flushes, so after a
+ * SIGKILL the file holds every call that ended at least flush_interval
+ * before the kill (h5schema/SCHEMA.md, "Reading a run that is recording or
+ * was killed"). sp_finalize() turns it into one finished file. When the
+ * writer cannot keep up (every chunk in use): SP_FULL_BLOCK waits for it,
+ * SP_FULL_DROP counts new calls as dropped instead (calls already recorded
+ * keep their ends). With deactivate_file_output everything stays in memory
+ * as encoded events (8 bytes per event, 16 per call) until sp_finalize().
+ */
+
+/*
  * MPI (link -lscope_profiler_mpi instead of -lscope_profiler; nothing changes
  * in the code). sp_setup() notices whether MPI is initialised (if not yet,
  * sp_finalize() does); then both are collective: every rank calls them, and
  * sp_finalize() before MPI_Finalize() (a program that forgets it gets its
  * file anyway: MPI_Finalize() finalizes the session first). All ranks write
- * one file with a rank<N> group each, through parallel HDF5, or with
- * SCOPE_PROFILER_MPI_WRITER=token a token passed from rank to rank; it is
- * published atomically and every rank returns the same status. Each rank's
+ * one file: while the job runs every rank streams into its own part next to
+ * file_path (rank 0's file there links to them), and sp_finalize() joins the
+ * parts rank by rank into one finished file, published atomically; every
+ * rank returns the same status (SCOPE_PROFILER_MPI_WRITER, which chose
+ * between the writers of schema 1, is still accepted and ignored). Each rank's
  * clock offset to rank 0 is measured at setup and finalize. With
  * use_mpi_regions the common MPI calls are timed as regions named after the
  * call. verbose prints the summary on rank 0 only; *results is the merged
@@ -168,13 +204,28 @@ void sp_options_init(sp_options *o);
  *   SCOPE_PROFILER_PERF_EVENTS=list perf_events ("" or "none": off)
  *   SCOPE_PROFILER_MPI_REGIONS=1    use_mpi_regions
  *   SCOPE_PROFILER_MPI_WRITER=parallel|token  the MPI file writer (below)
+ *   SCOPE_PROFILER_MEMORY_LIMIT=n   memory_limit in bytes (suffix K, M or G: KiB...)
+ *   SCOPE_PROFILER_FLUSH_INTERVAL=s flush_interval in seconds (e.g. 0.5)
+ *   SCOPE_PROFILER_WHEN_FULL=block|drop  when_full
+ *   SCOPE_PROFILER_COMPRESSION=lz4|deflate|none  the event tables' filter
+ *                                   (default lz4 where HDF5's LZ4 plugin loads,
+ *                                   else deflate; see SCHEMA.md)
  * (values "1", "true", "yes", "on" are true; "0", "false", "no", "off" false).
  *
- * Calling it again ends the current session (its data is discarded unless
- * sp_finalize() ran) and starts a new one; region handles stay valid. Must not
- * be called while another thread is inside a region.
+ * With file output, the file at file_path is created at once (an older file
+ * there is replaced) and holds the run as it records; if it cannot be
+ * created, sp_setup still succeeds, the calls are kept in memory, and
+ * sp_finalize() tries again and reports. A background writer thread
+ * ("sp-writer", every signal blocked) runs until sp_finalize(); after fork()
+ * the child records nothing and its sp_finalize() returns SP_ESTATE without
+ * touching the parent's files.
+ *
+ * Calling it again ends the current session (its data and its files are
+ * discarded unless sp_finalize() ran) and starts a new one; region handles
+ * stay valid. Must not be called while another thread is inside a region.
  * Returns 0, SP_EINVAL for a bad option or environment value, SP_ENOTSUP for
- * a mode this build or machine cannot record, SP_ENOMEM.
+ * a mode this build or machine cannot record, SP_ENOMEM, SP_EIO (the writer
+ * thread could not start).
  */
 int sp_setup(const sp_options *o);
 
@@ -200,10 +251,12 @@ typedef struct sp_region sp_region;
  */
 sp_region *sp_region_get(const char *name);
 
-/* Open / close one call of region r on the calling thread. No locks, no
- * allocation except when this thread's buffer for r is full and doubles.
- * Calls must nest properly per thread; a mismatched end is counted and
- * reported at finalize, never a crash. */
+/* Open / close one call of region r on the calling thread: one event into
+ * the thread's current chunk; no lock, no allocation, no system call. About
+ * every 5,400 events the thread takes a fresh chunk from the pool (its
+ * mutex; under SP_FULL_BLOCK it may wait for the writer). Calls must nest
+ * properly per thread; a mismatched end is repaired by the writer, counted
+ * and reported at finalize, never a crash. */
 void sp_region_begin(sp_region *r);
 void sp_region_end(sp_region *r);
 
@@ -230,17 +283,22 @@ const char *sp_region_name(const sp_region *r);
  * until the next sp_setup() resets them. */
 uint64_t sp_region_num_calls(const sp_region *r);
 
-/* Calls lost because a buffer could not grow (out of memory), all threads. */
+/* Calls not recorded, all threads: no chunk free under SP_FULL_DROP, or out
+ * of memory. */
 uint64_t sp_region_dropped_calls(const sp_region *r);
 
-/* Current buffer capacity in calls, summed over the threads that used r
- * (buffer_limit doubled as often as needed; 0 before the first call). */
+/* The capacity the Python package's per-region buffer would have for the
+ * calls recorded so far on each thread (buffer_limit doubled as often as
+ * needed; 0 before the first call), summed over the threads that used r.
+ * Kept for the package's semantics: memory is bounded by memory_limit. */
 size_t sp_region_capacity(const sp_region *r);
 
-/* Copy up to `max` durations (end - start, ns) of completed calls into out,
- * thread by thread in recording order. Returns how many were copied (0 after
- * sp_finalize(), which frees the buffers: use its results instead). Call it
- * while no other thread records: it reads their buffers, which may move. */
+/* Copy up to `max` durations (end - start, ns) of completed calls still held
+ * in memory into out, thread by thread in recording order: every call of a
+ * session without file output; in a session writing a file, the calls not
+ * yet written (the writer writes every few milliseconds: read the file for
+ * the others). Returns how many were copied (0 after sp_finalize(): use its
+ * results instead). Safe while other threads record. */
 size_t sp_region_durations_ns(const sp_region *r, int64_t *out, size_t max);
 
 /* ---------------------------------------------------------------- results */
@@ -249,9 +307,12 @@ typedef struct sp_run sp_run;               /* a whole run: ranks, threads, call
 typedef struct sp_run_region sp_run_region; /* one region's statistics in a run */
 
 /*
- * End the session: close the clock calibration, gather every thread's buffers,
- * write the HDF5 file once (under a temporary name, renamed into place) unless
- * file output or profiling is deactivated, and optionally hand back the run.
+ * End the session: stop recording, close the clock calibration, let the
+ * writer write what is left and close calls still open, build the finished
+ * file (under an exclusive temporary name, the streamed events copied as
+ * they are, renamed over file_path; the parts are removed), and optionally
+ * hand back the run (read back from the file, or from memory without file
+ * output).
  *
  * verbose: print the summary tree and any warnings to stdout.
  * results: if not NULL, *results receives the run (free with sp_run_free());
@@ -259,14 +320,19 @@ typedef struct sp_run_region sp_run_region; /* one region's statistics in a run 
  * Returns 0; SP_ESTATE without a session (nothing written);
  * SP_EUNBALANCED when calls were left open or mismatched (the file is still
  * written, open calls closed at finalize time; sp_last_error() names them);
- * SP_EIO when the file cannot be written (no partial file is left);
- * SP_ENOMEM.
+ * SP_EIO when the finished file cannot be written (no partial file is left;
+ * the streamed file at file_path, readable, stays as it was; if it could not
+ * even be created at sp_setup, the calls are handed back from memory) or
+ * when writing failed while recording (the file holds the calls written
+ * before); SP_ESTATE in a fork() child; SP_ENOMEM.
  */
 int sp_finalize(bool verbose, sp_run **results);
 
 /*
- * Read a run from an HDF5 file written by scope-profiler (schema v1), or by
- * the Python scope-profiler package (per-region or columnar layout).
+ * Read a run from an HDF5 file written by scope-profiler (schema v1 or v2:
+ * finished, still recording, or left by a killed run, with no recovery
+ * step), or by the Python scope-profiler package (per-region or columnar
+ * layout).
  * Returns a new run (free with sp_run_free()), or NULL with sp_last_error()
  * set: missing file, not HDF5, wrongly shaped, newer schema version.
  */

@@ -9,10 +9,11 @@ what=${1:-build}
 build_pkgs=(
   build-essential cmake pkg-config            # toolchain
   libhdf5-dev hdf5-tools                       # required: HDF5 (serial) + h5dump
+  hdf5-filter-plugin                           # LZ4 for the event tables (else deflate)
   libcairo2-dev libpango1.0-dev                # optional: plots/ (charts, report, viewer)
   libgtk-4-dev                                 # optional: viewer/
   libncurses-dev                               # optional: scope-profiler tui
-  libhdf5-openmpi-dev libopenmpi-dev openmpi-bin  # optional: MPI recording
+  libopenmpi-dev openmpi-bin                   # optional: MPI recording
   libdw-dev libunwind-dev likwid               # optional: recording modes
   python3-dev python3-numpy gfortran           # optional: Python and Fortran bindings
   python3                                      # man pages and completions (packaging/tools)

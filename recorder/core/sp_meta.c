@@ -153,12 +153,12 @@ static int fill_slurm(sp_kvlist *meta)
     return 0;
 }
 
-static int fill_clock(sp_kvlist *meta)
+static int fill_clock(sp_kvlist *meta, bool at_setup)
 {
     const sp__clock_calib *c = &sp__sess.calib;
     char v[64];
     SET(meta, "clock_source", sp__clock_name(c->source));
-    if (c->source != SP__CLOCK_TSC)
+    if (c->source != SP__CLOCK_TSC || at_setup) /* the file's clock table has the points */
         return 0;
     snprintf(v, sizeof v, "%.0f", sp__clock_hz(c));
     SET(meta, "clock_tsc_hz", v);
@@ -173,7 +173,7 @@ static int fill_clock(sp_kvlist *meta)
     return 0;
 }
 
-static int fill(sp_run *run, size_t num_threads)
+static int fill(sp_run *run, size_t num_threads, bool at_setup)
 {
     sp_kvlist *m = &run->meta;
     char buf[8192];
@@ -194,10 +194,11 @@ static int fill(sp_run *run, size_t num_threads)
     SET(m, "cpu_model", buf);
     snprintf(buf, sizeof buf, "%ld", sysconf(_SC_NPROCESSORS_ONLN));
     SET(m, "total_cores", buf);
-    if (fill_clock(m) != 0)
+    if (fill_clock(m, at_setup) != 0)
         return SP_ENOMEM;
     snprintf(buf, sizeof buf, "%zu", num_threads);
-    SET(m, "num_threads", buf);
+    if (!at_setup)
+        SET(m, "num_threads", buf);
     const char *omp = getenv("OMP_NUM_THREADS");
     SET(m, "omp_num_threads", omp ? omp : "");
     if (fill_slurm(m) != 0)
@@ -214,9 +215,9 @@ static int fill(sp_run *run, size_t num_threads)
     return 0;
 }
 
-int sp__meta_fill(sp_run *run, size_t num_threads)
+int sp__meta_fill(sp_run *run, size_t num_threads, bool at_setup)
 {
-    if (fill(run, num_threads) != 0)
+    if (fill(run, num_threads, at_setup) != 0)
         return sp__error(SP_ENOMEM, "sp_finalize: out of memory recording the run metadata");
     return 0;
 }

@@ -35,13 +35,13 @@ static inline void hooks_begin(sp_region *r, unsigned f)
     if (f & SP__MODE_LIKWID)
         sp__likwid_begin(r);
     if (f & SP__MODE_LINES)
-        sp__lines_begin();
+        sp__lines_begin(r);
 }
 
 static inline void hooks_end(sp_region *r, unsigned f)
 {
     if (f & SP__MODE_LINES)
-        sp__lines_end();
+        sp__lines_end(r);
     if (f & SP__MODE_LIKWID)
         sp__likwid_end(r);
     if (f & SP__MODE_PERF)

@@ -110,6 +110,7 @@ typedef struct sp__trace_frame {
     uintptr_t fn;         /* the function entered */
     sp_region *region;    /* its region, NULL when not recorded (throttled) */
     sp__trace_hent *hent; /* its address-table entry (call statistics) */
+    int64_t t0;           /* tick of its begin event (0: not recorded) */
 } sp__trace_frame;
 
 #define SP__REC_NEST 64 /* nested recursive regions whose depth is remembered */
@@ -194,8 +195,8 @@ enum { SP__LINES_PERF = 1, SP__LINES_TIMER = 2 };
 /* Choose the backend: SCOPE_PROFILER_LINE_SAMPLER=perf|timer, else perf
  * where perf_event_open works for this thread, else timer. */
 int sp__lines_prepare(sp__mode_plan *plan);
-void sp__lines_begin(void);
-void sp__lines_end(void);
+void sp__lines_begin(sp_region *r);
+void sp__lines_end(sp_region *r);
 void sp__lines_stop_all(void);
 void sp__lines_thread_exit(sp__mthread *m);
 int sp__lines_collect(sp_run *run, char *warn, size_t wsize);

@@ -2,25 +2,10 @@
 /*
  * sp_recorder.h - the recorder's internal data structures (not installed).
  *
- * Memory layout of a session:
- *
- *   region registry (global, lives forever)     thread states (global list)
- *   id -> struct sp_region {id, name}           sp__tstate per thread that
- *                                               recorded, reached through
- *                                               initial-exec TLS on the hot path
- *   sp__tstate.bufs[region id] = sp__rbuf: a growable array of 24-byte events
- *   {start, end, parent}, in raw clock ticks, that starts at buffer_limit
- *   entries and doubles.
- *
- * Open calls form a stack per thread without a separate array: the thread's
- * `cur` names the innermost open call, and each event's `parent` names the
- * call that was innermost when it began, so ending a call pops by following
- * its parent link. Calls are named by a packed int64 (see SP__PACK):
- *
- *   bit  63      0 (packed calls are never negative; -1 = none, -2 = broken)
- *   bit  62      drop flag: a call that could not be recorded (out of memory)
- *   bits 61..40  region id (22 bits: up to 4,194,303 regions)
- *   bits 39..0   index into that thread's buffer for the region (40 bits)
+ * A session records each thread's begins and ends as events into fixed-size
+ * chunks; a writer thread empties them into the run's file (recorder/stream,
+ * sp_stream.h). Here: the region registry, the per-thread state the hot
+ * path reads through initial-exec TLS, the session and the options.
  *
  * Everything here is hidden: one shared library, no exported internals.
  */
@@ -37,20 +22,11 @@
 
 #pragma GCC visibility push(hidden)
 
-/* ---- packed call references ---- */
-
-#define SP__IDX_BITS 40
-#define SP__IDX_MASK ((INT64_C(1) << SP__IDX_BITS) - 1)
-#define SP__ID_BITS 22
-#define SP__MAX_REGIONS ((UINT32_C(1) << SP__ID_BITS) - 1) /* ids 0 .. MAX-1 */
-#define SP__DROP_FLAG (INT64_C(1) << 62)
-#define SP__NONE INT64_C(-1)   /* no open call */
-#define SP__BROKEN INT64_C(-2) /* nesting lost after running out of memory */
-#define SP__PACK(id, idx) (((int64_t)(id) << SP__IDX_BITS) | (int64_t)(idx))
-#define SP__PACKED_ID(p) ((uint32_t)((uint64_t)(p) >> SP__IDX_BITS)) /* incl. drop flag */
-#define SP__PACKED_IDX(p) ((uint64_t)(p)&SP__IDX_MASK)
-#define SP__IS_DROP(p) ((p) >= 0 && ((p)&SP__DROP_FLAG))
-#define SP__DROP_ID(p) ((uint32_t)(((uint64_t)(p) & ~(uint64_t)SP__DROP_FLAG) >> SP__IDX_BITS))
+/* Region ids are dense registry indices; an event stores id + 1 (begin) or
+ * its negation (end) in an int32, so ids stay below 2^30. */
+#define SP__MAX_REGIONS ((UINT32_C(1) << 30) - 1) /* ids 0 .. MAX-1 */
+/* The largest buffer_limit (the seed's initial buffer capacity, in calls). */
+#define SP__MAX_BUFFER_LIMIT ((INT64_C(1) << 40) - 1)
 /* The id of the shared handle that records nothing: never below any bound. */
 #define SP__DUMMY_ID UINT32_MAX
 
@@ -58,7 +34,8 @@
 
 struct sp_region {
     uint32_t id;                    /* index in the registry; SP__DUMMY_ID for the dummy */
-    uint64_t dropped_unbuffered;    /* atomic: drops before a thread had a buffer slot */
+    int32_t code;                   /* id + 1: the begin event's code (0: the dummy) */
+    uint64_t dropped;               /* atomic: calls not recorded (all threads) */
     /* Counts frozen at sp_finalize(), served while no session is active. */
     uint64_t final_calls, final_dropped;
     size_t final_capacity;
@@ -77,40 +54,28 @@ struct sp_region *sp__registry_at(uint32_t id);
 
 /* ---- per-thread recording state ---- */
 
-typedef struct sp__event {
-    int64_t start;  /* raw ticks */
-    int64_t end;    /* raw ticks; 0 while the call is open */
-    int64_t parent; /* packed call that enclosed it, SP__NONE at top level */
-} sp__event;
-_Static_assert(sizeof(sp__event) == 24, "an event is 24 bytes per call");
+#define SP__NOTE_MAX 8 /* distinct region names kept per kind of misuse */
 
-typedef struct sp__rbuf {
-    sp__event *ev;
-    uint64_t n;       /* events used (calls recorded) */
-    uint64_t cap;     /* events allocated; 0 until the first call */
-    uint64_t dropped; /* calls lost because the buffer could not grow */
-} sp__rbuf;
-
-#define SP__DROP_DEPTH 64 /* nested dropped calls remembered before giving up */
-#define SP__NOTE_MAX 8    /* distinct region names kept per kind of misuse */
+struct sp__chunk;
+struct sp__cthread;
 
 typedef struct sp__tstate {
-    /* Hot: read by every begin/end. */
-    sp__rbuf *bufs;   /* indexed by region id */
-    uint32_t nbufs;   /* ids below this take the fast path (0 when broken) */
-    int64_t cur;      /* innermost open call (packed), SP__NONE, SP__BROKEN */
+    /* Hot: read by every begin/end (sp_stream_record.c). */
+    int64_t *t;       /* the current chunk's ticks */
+    int32_t *code;    /* and codes */
+    uint32_t n;       /* events in it (atomic: the writer reads it) */
+    uint32_t cap;     /* the hot path's limit: 0 sends every event to the slow path */
 
-    /* Cold. */
-    uint32_t bufs_cap; /* entries allocated in bufs */
-    bool broken;       /* nesting lost: every further call is dropped */
-    uint32_t ndrop;
-    int64_t drop_saved[SP__DROP_DEPTH]; /* cur before each open dropped call */
+    /* Cold: the owner's slow path. */
+    struct sp__chunk *chunk; /* current chunk (NULL before the first event) */
+    struct sp__chunk *first; /* the session's first chunk (atomic: the writer starts there) */
+    unsigned gen;            /* session the state belongs to */
+    bool dropping;           /* no chunk could be had: new calls are dropped */
+    uint32_t drop_depth;     /* dropped calls still open */
+    uint64_t lost_ends;      /* ends of recorded calls that found no room */
 
-    uint64_t unmatched_ends;            /* end with no open call of that region */
-    uint64_t mismatched;                /* open calls closed by an outer end */
-    uint32_t n_unmatched_ids, n_mismatch_pairs;
-    uint32_t unmatched_ids[SP__NOTE_MAX];
-    uint32_t mismatch_pairs[SP__NOTE_MAX][2]; /* {ended region, region left open} */
+    /* The writer's view of the thread (recorder/stream/sp_stream_consume.c). */
+    struct sp__cthread *cons;
 
     int64_t os_tid;
     char name[32];
@@ -118,10 +83,14 @@ typedef struct sp__tstate {
     struct sp__tstate *next;
 } sp__tstate;
 
-/* The calling thread's state; points to sp__dummy_tstate (nbufs 0) until the
+/* The calling thread's state; points to sp__dummy_tstate (cap 0) until the
  * thread's first call, so the hot path needs a single bound check. */
 extern __thread sp__tstate *sp__tls __attribute__((tls_model("initial-exec")));
 extern sp__tstate sp__dummy_tstate;
+
+/* The session generation (bumped by every sp_setup and sp_finalize): a
+ * thread state of an older generation starts over in its slow path. */
+extern unsigned sp__session_gen;
 
 /* Register the calling thread (slow path; takes sp__lock). NULL on ENOMEM. */
 sp__tstate *sp__thread_register(void);
@@ -129,21 +98,12 @@ sp__tstate *sp__thread_register(void);
 /* First registered thread state (sp__lock held); follow ->next. */
 sp__tstate *sp__threads_first(void);
 
-/* Free every thread's buffers and reset its counters; free the states of
- * threads that have exited (sp__lock held, no thread inside a region). */
+/* Give every thread's chunks back and reset its counters; free the states
+ * of threads that have exited (sp__lock held, writer stopped). */
 void sp__threads_reset(void);
 
-/* realloc for the per-thread buffer tables, failing on demand in tests. */
-void *sp__rec_realloc(void *p, size_t size);
-
-/* Grow an event buffer from old_cap to new_cap events, keeping its contents
- * (old may be NULL with old_cap 0). NULL on failure, the old buffer intact.
- * Large buffers are mappings with transparent huge pages (sp_buffer.c). */
-sp__event *sp__events_grow(sp__event *old, uint64_t old_cap, uint64_t new_cap);
-void sp__events_free(sp__event *ev, uint64_t cap);
-
-/* Tests: make the recorder's buffer allocations fail after n more successful
- * ones (n < 0: never fail, the default). */
+/* Tests: make the next requests for a chunk fail after n more successful
+ * ones (n < 0: never fail, the default), as if memory ran out. */
 void sp__test_fail_alloc_after(long n);
 
 /* ---- recording paths ---- */
@@ -180,7 +140,15 @@ typedef struct sp__config {
     unsigned max_depth;    /* traced call nesting recorded */
     unsigned line_hz;      /* line samples per second */
     char perf_events[256]; /* comma list of perf_event counters, "" = off */
+    /* Streaming (recorder/stream): */
+    size_t memory_limit;       /* bytes of chunks in use at most */
+    int64_t flush_interval_ns; /* a call that ended this long before a kill is on disk */
+    sp_full_policy when_full;
+    int compress;              /* sp_v2_compress */
 } sp__config;
+
+#define SP__DEFAULT_MEMORY_LIMIT ((size_t)64 << 20)
+#define SP__DEFAULT_FLUSH_INTERVAL 1.0
 
 /* Apply SCOPE_PROFILER_* to o (NULL: defaults) and validate. Returns 0,
  * SP_EINVAL (the message names the option or variable), SP_ENOTSUP, SP_ENOMEM.
@@ -191,10 +159,15 @@ int sp__config_resolve(const sp_options *o, sp__config *out);
 
 typedef struct sp__session {
     bool active;         /* between sp_setup() and sp_finalize() */
+    bool forked;         /* this process is a fork() child of the session's */
     sp_region_kind kind;
     bool file_output;
     char *file_path;
     size_t buffer_limit;
+    size_t memory_limit;
+    int64_t flush_interval_ns;
+    sp_full_policy when_full;
+    int compress;
     sp__clock_calib calib; /* start point set at setup, end at finalize */
     char timestamp[48];    /* ISO 8601 local time of setup */
 } sp__session;
@@ -204,9 +177,10 @@ extern sp__session sp__sess;
 /* Region kind of the current session (DISABLED without one). */
 sp_region_kind sp__current_kind(void);
 
-/* Freeze every region's counts (calls, capacity, dropped) from the thread
- * states into final_*, served by the sp_region_* queries after finalize. */
-void sp__regions_snapshot(void);
+/* Freeze every region's counts (calls, capacity, dropped) from the writer's
+ * consumer into final_*, served by the sp_region_* queries after finalize
+ * (sp__lock not held; before the consumer is released). */
+void sp__regions_snapshot(size_t buffer_limit);
 
 /* Zero every region's frozen counts and unbuffered drops (new session). */
 void sp__regions_reset(void);
@@ -219,14 +193,11 @@ typedef struct sp__balance {
     char open_names[256], unmatched_names[256], mismatch_names[256], dropped_names[256];
 } sp__balance;
 
-/* Build the run of the session from every thread's buffers: open calls are
- * closed at close_ticks; ticks are converted through the session calibration.
- * sp__lock held. Returns 0 or SP_ENOMEM (*out NULL). */
-int sp__collect_run(int64_t close_ticks, sp_run **out, sp__balance *bal);
-
 /* Fill run->meta and ranks[0].meta with the automatic metadata, then the
- * user's keys. 0 or SP_ENOMEM. */
-int sp__meta_fill(sp_run *run, size_t num_threads);
+ * user's keys. at_setup: only the facts known when the session starts (no
+ * num_threads, the clock's source and start point only), for the file
+ * written at sp_setup. 0 or SP_ENOMEM. */
+int sp__meta_fill(sp_run *run, size_t num_threads, bool at_setup);
 
 /* Keys sp_metadata_set() refuses because the recorder sets them. */
 bool sp__meta_reserved(const char *key);

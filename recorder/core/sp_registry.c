@@ -12,7 +12,7 @@
 
 pthread_mutex_t sp__lock = PTHREAD_MUTEX_INITIALIZER;
 
-struct sp_region sp__dummy_region = {.id = SP__DUMMY_ID};
+struct sp_region sp__dummy_region = {.id = SP__DUMMY_ID, .code = 0};
 
 static struct sp_region **by_id; /* count entries */
 static uint32_t count, by_id_cap;
@@ -90,6 +90,7 @@ static struct sp_region *add_locked(const char *name)
         goto oom;
     memcpy(r->name, name, len + 1);
     r->id = count;
+    r->code = (int32_t)count + 1; /* the begin event's code (sp_stream.h) */
     by_id[count++] = r;
     slots[slot] = r->id + 1;
     /* Keep the table at most half full; if it cannot grow, probing still ends

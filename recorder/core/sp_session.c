@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sp_session.c - sp_setup() and sp_finalize(): choose the recording table
- * once, calibrate the clock at both ends, gather the buffers into a run,
- * write it, summarise it, hand it back.
+ * once, calibrate the clock at both ends, start and stop the writer
+ * (recorder/stream), turn what it streamed into the finished file or the
+ * in-memory run, summarise it, hand it back.
+ *
+ * Locks: sp__lock guards the session; the writer's consumer lock comes
+ * first when both are needed (sp_stream_consume.h), so the writer is
+ * started, stopped and read here without sp__lock held.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +22,7 @@
 #include "sp_modes.h"
 #include "sp_mpi.h"
 #include "sp_recorder.h"
+#include "sp_stream.h"
 
 sp__session sp__sess;
 
@@ -37,7 +43,29 @@ static void iso_now(char *out, size_t size)
     snprintf(out + n, size - n, ".%06ld", ts.tv_nsec / 1000);
 }
 
-/* Stop recording and drop every thread's data (sp__lock held). */
+
+/* A fork() child inherits the session but not the writer thread: its
+ * recording stops, and it never touches the parent's files (sp_finalize
+ * in the child says so). The writer is kept out of HDF5 during fork(). */
+static void before_fork(void) { sp__stream_fork_prepare(); }
+static void after_fork_parent(void) { sp__stream_fork_parent(); }
+static void after_fork_child(void)
+{
+    sp__stream_fork_child();
+    if (sp__sess.active) {
+        sp__sess.forked = true;
+        sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    }
+}
+
+static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+static void install_fork_handlers(void)
+{
+    pthread_atfork(before_fork, after_fork_parent, after_fork_child);
+}
+
+/* Stop recording and drop every thread's data (sp__lock held, writer
+ * stopped and released). */
 static void end_session_locked(void)
 {
     sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
@@ -47,10 +75,23 @@ static void end_session_locked(void)
     free(sp__sess.file_path);
     sp__sess.file_path = NULL;
     sp__sess.active = false;
+    sp__sess.forked = false;
+}
+
+/* The run facts known at setup, for the file written then (rank 0). */
+static sp_run *setup_meta(void)
+{
+    sp_run *m = sp_run_new();
+    if (!m || sp_run_set_ranks(m, 1) != 0 || sp__meta_fill(m, 0, true) != 0) {
+        sp_run_free(m);
+        return NULL;
+    }
+    return m;
 }
 
 int sp_setup(const sp_options *o)
 {
+    pthread_once(&fork_once, install_fork_handlers);
     sp__config cfg;
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
@@ -75,12 +116,20 @@ int sp_setup(const sp_options *o)
                          sp_region_kind_name(cfg.kind));
     }
 
+    /* A new setup discards an unfinalized session: its writer and files. */
     pthread_mutex_lock(&sp__lock);
-    if (sp__sess.active) {
-        end_session_locked(); /* a new setup discards an unfinalized session */
+    bool was_active = sp__sess.active, forked = sp__sess.forked;
+    sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    pthread_mutex_unlock(&sp__lock);
+    if (was_active && !forked)
+        sp__writer_discard();
+    sp__stream_release();
+
+    pthread_mutex_lock(&sp__lock);
+    if (was_active) {
+        end_session_locked();
     } else {
         /* Keys set between sessions belong to the next one: keep them. */
-        sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
         sp__threads_reset();
         free(sp__sess.file_path);
     }
@@ -89,12 +138,58 @@ int sp_setup(const sp_options *o)
     sp__sess.file_output = cfg.file_output;
     sp__sess.file_path = cfg.file_path;
     sp__sess.buffer_limit = cfg.buffer_limit;
+    sp__sess.memory_limit = cfg.memory_limit;
+    sp__sess.flush_interval_ns = cfg.flush_interval_ns;
+    sp__sess.when_full = cfg.when_full;
+    sp__sess.compress = cfg.compress;
     iso_now(sp__sess.timestamp, sizeof sp__sess.timestamp);
     sp__clock_calib_start(&sp__sess.calib, cfg.clock);
-    sp__sess.active = true;
-    sp__set_ops(sp__modes_activate(&plan, ops)); /* ops itself without modes */
+    __atomic_add_fetch(&sp__session_gen, 1, __ATOMIC_RELEASE);
+    sp__pool_configure(cfg.memory_limit / SP__CHUNK_BYTES, cfg.when_full == SP_FULL_BLOCK);
+    sp__writer_setup ws = {.clock = cfg.clock, .p0 = sp__sess.calib.p0,
+                           .flush_interval_ns = cfg.flush_interval_ns,
+                           .compress = (sp_v2_compress)cfg.compress, .nranks = 1,
+                           .buffer_limit = cfg.buffer_limit};
+    sp_run *meta = NULL;
+    bool recording = cfg.kind != SP_REGION_DISABLED;
+    if (recording && cfg.file_output) {
+        ws.path = cfg.file_path;
+        sp__mpi_place(&ws.rank, &ws.nranks, &ws.clock_offset_ns, &ws.clock_offset_err_ns);
+        char n[32];
+        snprintf(n, sizeof n, "%zu", ws.nranks);
+        if (!(meta = setup_meta()) || sp_kvlist_set(&meta->meta, "mpi_size", n) != 0) {
+            rc = sp__error(SP_ENOMEM, "sp_setup: out of memory");
+        } else {
+            ws.main_meta = ws.rank == 0 ? &meta->meta : NULL;
+            ws.rank_meta = &meta->ranks[0].meta;
+        }
+    }
     pthread_mutex_unlock(&sp__lock);
-    return 0;
+    if (rc == 0 && recording)
+        rc = sp__writer_start(&ws);
+    sp_run_free(meta);
+
+    pthread_mutex_lock(&sp__lock);
+    sp__sess.active = true; /* even when the writer failed: finalize ends it */
+    if (rc == 0)
+        sp__set_ops(sp__modes_activate(&plan, ops)); /* ops itself without modes */
+    pthread_mutex_unlock(&sp__lock);
+    return rc;
+}
+
+void sp__note_name(char *buf, size_t size, const char *s)
+{
+    size_t len = strlen(buf), n = strlen(s);
+    /* Already listed? Compare whole items of the ", "-separated list. */
+    for (const char *p = buf; (p = strstr(p, s)) != NULL; p++)
+        if ((p == buf || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+            return;
+    if (len && len + 2 < size)
+        memcpy(buf + len, ", ", 3), len += 2;
+    if (len + n + 1 < size)
+        memcpy(buf + len, s, n + 1);
+    else if (len + 4 < size && !strstr(buf, "..."))
+        memcpy(buf + len, "...", 4);
 }
 
 /* Append to a message buffer, truncating quietly. */
@@ -130,35 +225,36 @@ static void print_warnings(const sp__balance *b, const char *unbalanced)
     if (*unbalanced)
         printf("scope-profiler: warning: unbalanced regions: %s\n", unbalanced);
     if (b->dropped)
-        printf("scope-profiler: warning: %llu call(s) dropped (out of memory growing "
-               "buffers): %s\n",
+        printf("scope-profiler: warning: %llu call(s) dropped (no event chunk free: "
+               "SP_FULL_DROP, or out of memory): %s\n",
                (unsigned long long)b->dropped, b->dropped_names);
 }
 
-/* Gather the session into a run and end it (sp__lock held). */
-static int take_session_locked(sp_run **run, sp__balance *bal, char **path, bool *file_output)
+
+/* The session's run without the streamed calls (skeleton: regions,
+ * threads, dropped calls, metadata, the modes' tables and sampled calls).
+ * Consumer lock held, sp__lock taken here. */
+static int collect_skeleton(sp_run **skel)
 {
-    sp__clock_source src = sp__sess.calib.source;
-    sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
-    sp__modes_stop(); /* samplers off, LIKWID closed (sp_mode_table.c) */
-    int64_t close_ticks = sp__clock_ticks(src);
-    sp__sess.calib.p1 = sp__clock_sample(src);
-    int rc = 0;
-    if (sp__sess.kind != SP_REGION_DISABLED) {
-        rc = sp__collect_run(close_ticks, run, bal);
-        if (rc == 0 && (rc = sp__meta_fill(*run, (*run)->ranks[0].nthreads)) == 0)
-            rc = sp__modes_collect(*run); /* line samples, counters, traced names */
-        if (rc != 0 && *run) {
-            sp_run_free(*run);
-            *run = NULL;
-        }
+    int rc = sp__stream_skeleton(skel);
+    pthread_mutex_lock(&sp__lock);
+    if (rc == 0 && (rc = sp__meta_fill(*skel, (*skel)->ranks[0].nthreads, false)) == 0)
+        rc = sp__modes_collect(*skel); /* line samples, counters, traced names */
+    pthread_mutex_unlock(&sp__lock);
+    if (rc != 0) {
+        sp_run_free(*skel);
+        *skel = NULL;
     }
-    sp__regions_snapshot();
-    *file_output = sp__sess.file_output;
-    *path = sp__sess.file_path;
-    sp__sess.file_path = NULL;
-    end_session_locked();
     return rc;
+}
+
+/* Read the finished file back (the summary, the caller's run). */
+static sp_run *read_back(const char *path)
+{
+    sp_run *run = sp_h5_read(path, NULL);
+    if (run && !run->source_path)
+        run->source_path = strdup(path);
+    return run;
 }
 
 int sp_finalize(bool verbose, sp_run **results)
@@ -170,15 +266,86 @@ int sp_finalize(bool verbose, sp_run **results)
         pthread_mutex_unlock(&sp__lock);
         return sp__error(SP_ESTATE, "sp_finalize: no profiling session (call sp_setup first)");
     }
-    sp_run *run = NULL;
+    if (sp__sess.forked) {
+        pthread_mutex_unlock(&sp__lock);
+        return sp__error(SP_ESTATE, "sp_finalize: this process is a fork() child of the one "
+                                    "that called sp_setup: its session and file belong to the "
+                                    "parent (call sp_setup in the child for a file of its own)");
+    }
+    /* Stop recording, close the clock calibration. */
+    sp__clock_source src = sp__sess.calib.source;
+    sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    sp__modes_stop(); /* samplers off, LIKWID closed (sp_mode_table.c) */
+    int64_t close_ticks = sp__clock_ticks(src);
+    sp__sess.calib.p1 = sp__clock_sample(src);
+    sp__clock_calib calib = sp__sess.calib;
+    bool file_output = sp__sess.file_output, recording = sp__sess.kind != SP_REGION_DISABLED;
+    size_t buffer_limit = sp__sess.buffer_limit;
+    char *path = file_output ? sp__sess.file_path : NULL;
+    sp__sess.file_path = NULL;
+    pthread_mutex_unlock(&sp__lock);
+
+    /* The writer consumes everything, closes open calls, flushes the part. */
     sp__balance bal;
     memset(&bal, 0, sizeof bal);
-    char *path = NULL;
-    bool file_output = false;
-    int rc = take_session_locked(&run, &bal, &path, &file_output);
+    sp__writer_stop(close_ticks, &calib, &bal);
+
+    sp_run *run = NULL;
+    int rc = 0, wrc = 0;
+    char werr[600] = "";
+    bool mpi = sp__mpi_session();
+    sp__stream_lock();
+    bool want = verbose || results;
+    if (recording && (rc = collect_skeleton(&run)) == 0) {
+        sp_v2_clock_map m;
+        sp__stream_clock_map(&calib, &m);
+        /* Streamed (a part) or kept in memory (no file, or a file that
+         * could not be created at setup); the modes' sampled calls go after
+         * the recorded events. */
+        const char *part = sp__stream_part_path();
+        sp_v2_events *mem = sp__stream_memory_events(), extra;
+        memset(&extra, 0, sizeof extra);
+        sp_v2_events *ev = part ? &extra : mem;
+        rc = sp__stream_move_calls(run, &m, ev);
+        if (rc == 0 && !path) {
+            rc = sp__stream_replay_into(run, &m, mem);
+            if (rc == 0 && mpi)
+                wrc = sp__mpi_finalize(&run, NULL, &verbose, want);
+        } else if (rc == 0 && mpi) {
+            wrc = sp__mpi_finalize_stream(&run, path, part, ev, &calib, &verbose, want);
+        } else if (rc == 0) {
+            char serr[512];
+            int stream_err = part ? sp__stream_error(serr, sizeof serr) : 0;
+            wrc = sp__stream_write_file(run, path, part, ev, &calib);
+            if (wrc == 0 && stream_err) /* written, but calls were lost before */
+                wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while recording "
+                                "(%s); the file holds the calls written before", path, serr);
+            if (want) {
+                /* The finished file; after a failure the streamed one; a
+                 * file never made: the calls in memory. */
+                sp_run *back = wrc == 0 || part ? read_back(path) : NULL;
+                if (back) {
+                    sp_run_free(run);
+                    run = back;
+                } else if (!part) {
+                    rc = sp__stream_replay_into(run, &m, mem);
+                }
+            }
+        }
+        sp_v2_events_free(&extra);
+        if (wrc)
+            snprintf(werr, sizeof werr, "%s", sp_last_error());
+    }
+    sp__stream_unlock();
+    sp__regions_snapshot(buffer_limit);
+    sp__stream_release();
+    pthread_mutex_lock(&sp__lock);
+    end_session_locked();
     pthread_mutex_unlock(&sp__lock);
+
     if (rc != 0 || !run) { /* out of memory, or profiling deactivated */
-        sp__mpi_finalize_failed(rc); /* MPI: the other ranks must not wait */
+        if (rc != 0)
+            sp__mpi_finalize_failed(rc); /* MPI: the other ranks must not wait */
         free(path);
         return rc;
     }
@@ -188,25 +355,14 @@ int sp_finalize(bool verbose, sp_run **results)
     if (verbose) {
         print_warnings(&bal, unbalanced);
         sp__modes_print_warnings(stdout); /* throttling, fallbacks, lost samples */
+        if (wrc)
+            printf("scope-profiler: warning: %s\n", werr);
     }
-
+    if (!run->layout)
+        run->layout = strdup("scope-profiler");
     run->schema_version = SP_SCHEMA_VERSION;
-    run->layout = strdup("scope-profiler");
-    int wrc = 0;
-    if (sp__mpi_session()) {
-        /* MPI (sp_mpi_session.c): every rank's run goes into one file; on
-         * rank 0, run becomes the merged run; verbose only on rank 0. */
-        wrc = sp__mpi_finalize(&run, file_output ? path : NULL, &verbose,
-                               verbose || results);
-    } else if (file_output) {
-        wrc = sp_h5_write(run, path);
-        if (wrc == 0)
-            run->source_path = strdup(path);
-        else if (verbose)
-            printf("scope-profiler: warning: %s\n", sp_last_error());
-    }
     if (verbose || results) {
-        int arc = sp_run_analyze(run);
+        int arc = run->analyzed ? 0 : sp_run_analyze(run);
         if (arc != 0 && wrc == 0)
             wrc = arc;
     }
@@ -219,7 +375,7 @@ int sp_finalize(bool verbose, sp_run **results)
         sp_run_free(run);
 
     if (wrc != 0)
-        return wrc; /* its message is already in sp_last_error() */
+        return sp__error(wrc, "%s", werr);
     if (*unbalanced)
         return sp__error(SP_EUNBALANCED, "sp_finalize: %s", unbalanced);
     return 0;

@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sp_thread.c - per-thread recording states: registration on a thread's first
- * call (the only lock a recording thread ever takes), the global list that
- * keeps states after their thread exits until the session's data is
- * collected, and the reset between sessions.
+ * call (the only lock a recording thread takes besides the chunk pool's), the
+ * global list that keeps states after their thread exits until the writer has
+ * read them, and the reset between sessions.
+ *
+ * The list only grows during a session and is read by the writer without
+ * sp__lock: links are published with release stores.
  */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sp_recorder.h"
+#include "sp_stream.h"
 
-sp__tstate sp__dummy_tstate = {.cur = SP__NONE};
+sp__tstate sp__dummy_tstate;
+unsigned sp__session_gen;
 
 __thread sp__tstate *sp__tls __attribute__((tls_model("initial-exec"))) = &sp__dummy_tstate;
 
@@ -20,8 +25,8 @@ static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 static bool exit_key_ok;
 
-/* Runs when a registered thread exits: its state stays in the list (its
- * calls belong to the session) and is freed at the next reset. */
+/* Runs when a registered thread exits: its state stays in the list (the
+ * writer reads its last events and gives its chunk back). */
 static void on_thread_exit(void *p)
 {
     sp__tstate *ts = p;
@@ -39,7 +44,7 @@ sp__tstate *sp__thread_register(void)
     sp__tstate *ts = calloc(1, sizeof *ts);
     if (!ts)
         return NULL;
-    ts->cur = SP__NONE;
+    ts->gen = __atomic_load_n(&sp__session_gen, __ATOMIC_ACQUIRE);
     ts->os_tid = gettid();
     if (ts->os_tid == getpid())
         strcpy(ts->name, "main");
@@ -52,29 +57,32 @@ sp__tstate *sp__thread_register(void)
 
     pthread_mutex_lock(&sp__lock);
     if (last)
-        last->next = ts;
+        __atomic_store_n(&last->next, ts, __ATOMIC_RELEASE);
     else
-        first = ts;
+        __atomic_store_n(&first, ts, __ATOMIC_RELEASE);
     last = ts;
     pthread_mutex_unlock(&sp__lock);
     sp__tls = ts;
     return ts;
 }
 
-sp__tstate *sp__threads_first(void) { return first; }
+sp__tstate *sp__threads_first(void) { return __atomic_load_n(&first, __ATOMIC_ACQUIRE); }
 
 static void clear_state(sp__tstate *ts)
 {
-    for (uint32_t i = 0; i < ts->bufs_cap; i++)
-        sp__events_free(ts->bufs[i].ev, ts->bufs[i].cap);
-    free(ts->bufs);
-    ts->bufs = NULL;
-    ts->nbufs = ts->bufs_cap = 0;
-    ts->cur = SP__NONE;
-    ts->broken = false;
-    ts->ndrop = 0;
-    ts->unmatched_ends = ts->mismatched = 0;
-    ts->n_unmatched_ids = ts->n_mismatch_pairs = 0;
+    /* Recording goes to the slow path, which starts the thread over in the
+     * next session; the chunk it held goes back to the pool. t and code
+     * keep pointing into pool memory (never unmapped) for a thread that
+     * races the reset. */
+    ts->cap = 0;
+    __atomic_store_n(&ts->n, 0, __ATOMIC_RELEASE);
+    if (ts->chunk)
+        sp__pool_put(ts->chunk);
+    ts->chunk = NULL;
+    __atomic_store_n(&ts->first, NULL, __ATOMIC_RELEASE);
+    ts->dropping = false;
+    ts->drop_depth = 0;
+    ts->lost_ends = 0;
 }
 
 void sp__threads_reset(void)

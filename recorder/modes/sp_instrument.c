@@ -28,6 +28,7 @@
 
 #include "sp_error.h"
 #include "sp_modes.h"
+#include "sp_stream.h"
 #include "sp_symbolize.h"
 
 #define NOINSTR __attribute__((no_instrument_function))
@@ -247,8 +248,11 @@ static NOINSTR void trace_enter(uintptr_t fn)
     f->fn = fn;
     f->hent = h;
     f->region = h && !__atomic_load_n(&h->g->throttled, __ATOMIC_RELAXED) ? h->region : NULL;
-    if (f->region)
+    f->t0 = 0;
+    if (f->region) {
         sp__mode_traced.begin(f->region);
+        f->t0 = sp__stream_last_tick(); /* the begin's own tick */
+    }
 }
 
 static NOINSTR void trace_exit(uintptr_t fn)
@@ -266,15 +270,14 @@ static NOINSTR void trace_exit(uintptr_t fn)
     sp_region *r = f->region;
     if (!r)
         return;
-    /* The call's event, to add its duration to the throttle's statistics. */
-    sp__tstate *ts = sp__tls;
-    int64_t top = ts->cur;
-    sp__event *ev =
-        top >= 0 && SP__PACKED_ID(top) == r->id ? &ts->bufs[r->id].ev[SP__PACKED_IDX(top)] : NULL;
+    /* The call's duration, for the throttle's statistics: the end's tick
+     * minus the begin's (a dropped call has none). */
+    int64_t t0 = f->t0;
     sp__mode_traced.end(r);
+    int64_t t1 = sp__stream_last_tick();
     sp__trace_hent *h = f->hent;
-    if (ev && h) {
-        h->ticks += ev->end - ev->start;
+    if (t0 && t1 >= t0 && h) {
+        h->ticks += t1 - t0;
         if (++h->calls == sp__mode_cur.throttle_calls)
             throttle_check(h);
     }

@@ -22,7 +22,8 @@
  * most one sample.
  *
  * The handler runs on the sampled thread, so the region the sample belongs to
- * is simply the thread's innermost open call (sp__tls->cur). It adds the
+ * is simply the thread's innermost open region (its own small stack, kept by
+ * sp__lines_begin/end). It adds the
  * sample's instruction pointer and a few return addresses (libunwind; to
  * attribute a sample inside libm or libc to the user's line that called it)
  * to a fixed-size per-thread table keyed by (region, addresses): no
@@ -61,8 +62,12 @@ typedef struct lent {
     uintptr_t frames[LINE_FRAMES];
 } lent;
 
+#define LINE_STACK 64 /* innermost open regions remembered per thread */
+
 struct sp__lines_thread {
     int depth;   /* regions open on the thread */
+    uint32_t stack[LINE_STACK]; /* their registry ids, by depth (the deepest
+                                   LINE_STACK - 1 share the last slot) */
     int on;      /* sampler running (the handler records only then) */
     int backend; /* SP__LINES_PERF or SP__LINES_TIMER */
     int fd;
@@ -234,7 +239,7 @@ static __attribute__((noinline, cold)) sp__lines_thread *lines_slow(void)
     return m->lines ? m->lines : thread_init(m);
 }
 
-void sp__lines_begin(void)
+void sp__lines_begin(sp_region *r)
 {
     sp__mthread *m = sp__mtls;
     sp__lines_thread *l;
@@ -244,14 +249,18 @@ void sp__lines_begin(void)
         return;
     /* The handler reads depth on this same thread: a plain store is enough,
      * the compiler barrier keeps it before the arming below. */
-    __atomic_store_n(&l->depth, l->depth + 1, __ATOMIC_RELAXED);
+    int d = l->depth;
+    l->stack[d < LINE_STACK ? d : LINE_STACK - 1] = r->id;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    __atomic_store_n(&l->depth, d + 1, __ATOMIC_RELAXED);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     if (!__atomic_load_n(&l->on, __ATOMIC_RELAXED))
         arm(l, true);
 }
 
-void sp__lines_end(void)
+void sp__lines_end(sp_region *r)
 {
+    (void)r; /* regions nest: the innermost one ends */
     sp__mthread *m = sp__mtls;
     if (!m || m->gen != sp__mode_gen || !m->lines)
         return;
@@ -300,17 +309,13 @@ static void table_add(sp__lines_thread *l, uint32_t region, const uintptr_t *fr,
  * none open the sampler is switched off. */
 static bool current_region(sp__lines_thread *l, uint32_t *region)
 {
-    int64_t cur = sp__tls->cur;
-    if (__atomic_load_n(&l->depth, __ATOMIC_RELAXED) == 0) {
+    int d = __atomic_load_n(&l->depth, __ATOMIC_RELAXED);
+    if (d == 0) {
         if (__atomic_load_n(&l->on, __ATOMIC_RELAXED))
             off_from_handler(l);
         return false;
     }
-    if (cur < 0 || SP__IS_DROP(cur)) {
-        l->outside++;
-        return false;
-    }
-    *region = SP__PACKED_ID(cur);
+    *region = l->stack[d - 1 < LINE_STACK ? d - 1 : LINE_STACK - 1];
     return true;
 }
 

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 
 #include "scope_profiler.h"
+#include "sp_clock.h"
 #include "sp_model.h"
 
 #pragma GCC visibility push(hidden)
@@ -57,6 +58,30 @@ void sp__mpi_finalize_failed(int rc);
  * reason; no file left), SP_ENOMEM, SP_ESTATE (MPI already finalized).
  */
 int sp__mpi_finalize(sp_run **run, const char *path, bool *verbose, bool want_merged);
+
+/*
+ * This process's place in the job as sp_setup() knows it: rank and size of
+ * MPI_COMM_WORLD when MPI is initialised, else from the launcher's
+ * environment (OMPI_COMM_WORLD_RANK/SIZE, PMIX_RANK, PMI_RANK/PMI_SIZE,
+ * SLURM_PROCID/SLURM_NTASKS), else 0 of 1; and the clock offset to rank 0
+ * measured at setup (0, 0 when none). The serial library: 0 of 1.
+ */
+void sp__mpi_place(int32_t *rank, size_t *size, int64_t *offset_ns, int64_t *err_ns);
+
+struct sp_v2_events;
+
+/*
+ * sp_finalize() under MPI for a session that streamed its part (part_path;
+ * extra: more events after the part's): every rank adds its group to one
+ * finished file, rank 0 publishes it, every rank removes its part; then, as
+ * sp__mpi_finalize(), *run becomes the merged run on rank 0 when
+ * want_merged (read back), this rank's own run elsewhere. Same status on
+ * every rank: 0, SP_EIO (the failing rank's reason; the streamed main file
+ * and parts are left as they were), SP_ENOMEM, SP_ESTATE.
+ */
+int sp__mpi_finalize_stream(sp_run **run, const char *path, const char *part_path,
+                            const struct sp_v2_events *extra, const sp__clock_calib *calib,
+                            bool *verbose, bool want_merged);
 
 #pragma GCC visibility pop
 

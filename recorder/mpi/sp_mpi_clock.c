@@ -80,7 +80,7 @@ int sp__mpi_clock_offset(MPI_Comm comm, int rank, int size, int64_t *offset_ns, 
     return rc;
 }
 
-void sp__mpi_clock_combine(const sp__h5_mpi_clock *c, int64_t *offset_ns, int64_t *err_ns)
+void sp__mpi_clock_combine(const sp_v2_mpi_clock *c, int64_t *offset_ns, int64_t *err_ns)
 {
     bool s = c->setup_err_ns >= 0, f = c->finalize_err_ns >= 0;
     if (s && f) {

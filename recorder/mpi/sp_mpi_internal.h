@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sp_h5_write_mpi.h"
+#include "sp_h5_v2.h"
 #include "sp_model.h"
 #include "sp_mpi.h"
 
@@ -25,14 +25,26 @@ typedef struct sp__mpi_state {
     MPI_Comm comm;
     int rank, size;
     bool at_setup;          /* MPI was initialised when the session began */
-    sp__h5_mpi_clock clock; /* this rank's offset measurements (err < 0: none) */
-    sp__h5_mpi_writer writer;
+    sp_v2_mpi_clock clock;  /* this rank's offset measurements (err < 0: none) */
 } sp__mpi_state;
 
 extern sp__mpi_state sp__mpi;
 
 /* Duplicate MPI_COMM_WORLD once (collective the first time). 0 or SP_EIO. */
 int sp__mpi_comm(void);
+
+/* MPI is initialised and not yet finalized. */
+bool sp__mpi_running(void);
+
+/* The start of sp_finalize() under MPI (collective): MPI call regions off,
+ * the communicator, *verbose false on ranks but 0, the first agreement (a
+ * rank that failed to gather its run joins it through
+ * sp__mpi_finalize_failed), the clock offset measured again. */
+int sp__mpi_finalize_begin(bool *verbose);
+
+/* mpi_size and num_threads (summed over the ranks) in run->meta; idx: where
+ * this rank's data is in run. Collective. 0, SP_EIO, SP_ENOMEM. */
+int sp__mpi_job_metadata(sp_run *run, size_t idx);
 
 /*
  * Measure this rank's clock offset to rank 0 (collective over comm): after a
@@ -51,7 +63,19 @@ int sp__mpi_clock_offset(MPI_Comm comm, int rank, int size, int64_t *offset_ns, 
 /* One offset for the whole run from the two measurements (either may be
  * missing: err < 0): their mean, uncertain by the larger error plus half
  * their difference (so it covers both ends of the run). */
-void sp__mpi_clock_combine(const sp__h5_mpi_clock *c, int64_t *offset_ns, int64_t *err_ns);
+void sp__mpi_clock_combine(const sp_v2_mpi_clock *c, int64_t *offset_ns, int64_t *err_ns);
+
+/*
+ * Agree on a status across comm (collective): rc is this rank's status (0 or
+ * a negative SP_E* code with sp_last_error() set). Returns 0 when every rank
+ * passed 0; otherwise the lowest code on every rank, and every rank but the
+ * failing one gets sp_last_error() = "rank N: <its reason>".
+ */
+int sp__mpi_agree(MPI_Comm comm, int rc);
+
+/* Tests: the rank whose part of the finished file fails on purpose (-1:
+ * none). */
+extern int sp__mpi_fail_rank;
 
 /*
  * Make run (this rank's one-rank run) the rank's part of the job's run

@@ -26,6 +26,20 @@ int sp__mpi_finalize(sp_run **run, const char *path, bool *verbose, bool want_me
     return sp__error(SP_ENOTSUP, "sp_finalize: this library was built without MPI");
 }
 
+void sp__mpi_place(int32_t *rank, size_t *size, int64_t *offset_ns, int64_t *err_ns)
+{
+    *rank = 0;
+    *size = 1;
+    *offset_ns = *err_ns = 0;
+}
+
+int sp__mpi_finalize_stream(sp_run **run, const char *path, const char *part_path,
+                            const struct sp_v2_events *extra, const sp__clock_calib *calib,
+                            bool *verbose, bool want_merged)
+{
+    return sp__error(SP_ENOTSUP, "sp_finalize: this library was built without MPI");
+}
+
 #else
 typedef int sp__mpi_stub_unused; /* ISO C: no empty translation unit */
 #endif

@@ -9,6 +9,7 @@
 #include "h5test_util.h"
 #include "sp_h5.h"
 #include "sp_schema.h"
+#include "sp_schema_v2.h"
 #include "sp_test.h"
 
 static char *md;
@@ -27,6 +28,14 @@ static void test_every_layout_name_is_documented(void)
     for (int i = 0; i < SP_SN_COUNT; i++)
         ASSERT_MSG(documented(sp__schema[i].name), "SCHEMA.md does not mention `%s` (%s)",
                    sp__schema[i].name, sp__schema[i].parent);
+}
+
+static void test_every_v2_name_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    for (int i = 0; i < SP_SN2_COUNT; i++)
+        ASSERT_MSG(documented(sp__schema_v2[i].name), "SCHEMA.md does not mention `%s` (%s)",
+                   sp__schema_v2[i].name, sp__schema_v2[i].parent);
 }
 
 static void test_every_metadata_key_is_documented(void)
@@ -51,6 +60,7 @@ int main(void)
 {
     md = h5t_read_text(SP_SCHEMA_MD);
     RUN(test_every_layout_name_is_documented);
+    RUN(test_every_v2_name_is_documented);
     RUN(test_every_metadata_key_is_documented);
     RUN(test_version_is_documented);
     free(md);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 """Check a file written by mpi_record under mpirun with h5py, knowing only
-h5schema/SCHEMA.md: the reading code is the "MPI" snippet of SCHEMA.md,
-extracted from the page at run time, so the page and this test cannot drift.
+h5schema/SCHEMA.md: the reading code is the "v2" and the "MPI" snippets of
+SCHEMA.md, extracted from the page at run time, so the page and this test
+cannot drift.
 
     /usr/bin/python3 check_mpi_h5py.py SCHEMA.md FILE NRANKS [--mpi-regions]
         [--no-setup-clock] [--no-clock]
@@ -17,12 +18,13 @@ SILENT_RANK, STEPS, THREADS = 2, 3, 4  # mpi_case.h
 
 def snippet(schema_md):
     text = open(schema_md, encoding="utf-8").read()
-    m = re.search(r"# --- begin SCHEMA.md MPI snippet ---\n(.*?)# --- end SCHEMA.md MPI snippet ---",
-                  text, re.S)
-    if not m:
-        sys.exit(f"{schema_md}: no MPI snippet")
     scope = {}
-    exec(m.group(1), scope)
+    for which in ("v2", "MPI"):
+        m = re.search(rf"# --- begin SCHEMA.md {which} snippet ---\n(.*?)"
+                      rf"# --- end SCHEMA.md {which} snippet ---", text, re.S)
+        if not m:
+            sys.exit(f"{schema_md}: no {which} snippet")
+        exec(m.group(1), scope)
     return scope
 
 

@@ -25,9 +25,9 @@
 
 #include "mpi_case.h"
 
-/* Test hook of the MPI writers (sp_h5_write_mpi_util.c): the rank whose
+/* Test hook of the MPI join (recorder/mpi/sp_mpi_stream.c): the rank whose
  * write fails on purpose, -1 for none. */
-extern int sp__h5_mpi_fail_rank;
+extern int sp__mpi_fail_rank;
 
 typedef struct worker {
     int rank, thread;
@@ -130,7 +130,7 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--no-mpi") == 0)
             no_mpi = true;
         else if (strcmp(argv[i], "--fail-rank") == 0 && i + 1 < argc)
-            sp__h5_mpi_fail_rank = atoi(argv[++i]);
+            sp__mpi_fail_rank = atoi(argv[++i]);
         else if (strcmp(argv[i], "--expect-fail") == 0)
             expect_fail = true;
         else {

@@ -7,11 +7,16 @@
 #   run_mpi_case.sh --mpirun M --np N --record R --check C --python P
 #                   --schema SCHEMA.md --dir DIR --writer W
 #                   [--env K=V]... [--check-arg A]... [--py-arg A]...
-#                   [--expect-no-file] [--no-mpirun] -- RECORD_ARGS...
+#                   [--expect-no-file] [--expect-streamed] [--no-mpirun]
+#                   -- RECORD_ARGS...
+#
+# --expect-streamed: sp_finalize fails on purpose after the run streamed:
+# no finished or temporary file, but the streamed file (main file and every
+# rank's part) must hold every call.
 #
 # Prints "mpi case: ok" on success (ctest's pass expression).
 set -u
-envs=() check_args=() py_args=() expect_no_file=0 no_mpirun=0
+envs=() check_args=() py_args=() expect_no_file=0 expect_streamed=0 no_mpirun=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mpirun) mpirun=$2; shift 2 ;;
@@ -26,6 +31,7 @@ while [ $# -gt 0 ]; do
     --check-arg) check_args+=("$2"); shift 2 ;;
     --py-arg) py_args+=("$2"); shift 2 ;;
     --expect-no-file) expect_no_file=1; shift ;;
+    --expect-streamed) expect_streamed=1; shift ;;
     --no-mpirun) no_mpirun=1; shift ;; # the MPI library without MPI at all
     --) shift; break ;;
     *) echo "FAIL: run_mpi_case.sh: unknown argument $1"; exit 2 ;;
@@ -61,6 +67,17 @@ if [ $expect_no_file -eq 1 ]; then
   [ -e "$out" ] && fail "$out exists after a failed write"
   left=$(ls "$dir" | grep -c '\.tmp\.' || true)
   [ "$left" -eq 0 ] || fail "temporary files left: $(ls "$dir")"
+  echo "mpi case: ok"
+  exit 0
+fi
+
+if [ $expect_streamed -eq 1 ]; then
+  left=$(ls "$dir" | grep -c '\.tmp\.' || true)
+  [ "$left" -eq 0 ] || fail "temporary files left: $(ls "$dir")"
+  [ -f "$out" ] || fail "the streamed $out is gone"
+  parts=$(ls "$dir" | grep -c '\.part$' || true)
+  [ "$parts" -eq "$np" ] || fail "$parts parts next to $out, want $np"
+  "$check" "$out" "$np" streamed "${check_args[@]}" || fail "check_mpi_file on the streamed file"
   echo "mpi case: ok"
   exit 0
 fi

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* test_unbalanced.c - misuse never crashes or corrupts: ends without begins,
  * mismatched ends, calls left open, finalize without setup, and calls
- * dropped when buffers cannot grow (injected allocation failures). */
+ * dropped when no event chunk can be had (injected failures). */
 #include "rec_util.h"
 #include "sp_recorder.h"
+#include "sp_stream.h"
 #include "sp_test.h"
 
 static void test_finalize_without_setup(void)
@@ -137,53 +138,67 @@ static void test_warnings_only_when_verbose(void)
     ASSERT_CONTAINS(out, "warn_open");
 }
 
+/* Events a fresh chunk takes before the thread needs another one. */
+#define CHUNK_HOT (SP__CHUNK_EVENTS - SP__CHUNK_RESERVE)
+
 static void test_dropped_calls(void)
 {
+    /* No chunk to be had (injected): new calls are counted as dropped, the
+     * calls recorded before keep their ends (the chunk's reserve), and the
+     * thread records again once chunks come back. */
     rec_clear_env();
     sp_options o = rec_mem_options();
     o.buffer_limit = 4;
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp_region *outer = sp_region_get("drop_outer"), *d = sp_region_get("dropped");
-    sp_region_begin(outer); /* allocates this thread's table and outer's buffer */
-    sp__test_fail_alloc_after(1); /* d's first buffer, then nothing */
-    for (int i = 0; i < 10; i++) {
+    sp_region_begin(outer); /* the thread's first chunk */
+    sp__test_fail_alloc_after(0);
+    const int pairs = 10000; /* more than one chunk holds */
+    for (int i = 0; i < pairs; i++) {
         sp_region_begin(d);
         sp_region_end(d);
     }
-    sp_region_begin(d); /* nested dropped calls keep their nesting */
-    sp_region_begin(d);
-    sp_region_begin(outer); /* recorded: outer's buffer has room */
+    sp_region_begin(d); /* nested calls while dropping: dropped, nesting intact */
+    sp_region_begin(outer);
     sp_region_end(outer);
     sp_region_end(d);
-    sp_region_end(d);
-    sp_region_end(outer);
+    sp_region_end(outer); /* recorded before: its end goes into the reserve */
+    uint64_t kept = sp_region_num_calls(d), lost = sp_region_dropped_calls(d);
+    /* outer's begin, then pairs up to the hot limit; the last end goes
+     * into the reserve */
+    ASSERT_EQ_U(kept, CHUNK_HOT / 2);
+    ASSERT_EQ_U(kept + lost, (uint64_t)pairs + 1);
+    ASSERT_EQ_U(sp_region_dropped_calls(outer), 1);
+    ASSERT_EQ_U(sp_region_capacity(d), 4096); /* the seed's buffer for 2696 calls */
+    /* Chunks are back: recording resumes (tried every 64th dropped call). */
     sp__test_fail_alloc_after(-1);
-
-    ASSERT_EQ_U(sp_region_num_calls(d), 4);
-    ASSERT_EQ_U(sp_region_dropped_calls(d), 8);
-    ASSERT_EQ_U(sp_region_capacity(d), 4);
-    ASSERT_EQ_U(sp_region_num_calls(outer), 2);
+    for (int i = 0; i < 200; i++) {
+        sp_region_begin(d);
+        sp_region_end(d);
+    }
+    uint64_t resumed = sp_region_num_calls(d) - kept;
+    ASSERT_MSG(resumed > 0 && resumed <= 200, "%llu calls after the drops",
+               (unsigned long long)resumed);
     sp_run *run = NULL;
-    char out[16384];
     ASSERT_EQ_I(sp_finalize(false, &run), 0); /* balanced despite the drops */
     const sp_rank_data *rk = &run->ranks[0];
-    ASSERT_EQ_U(rk->ncalls, 6);
+    ASSERT_EQ_U(rk->ncalls, 1 + kept + resumed);
     ASSERT(rk->dropped != NULL);
-    ASSERT_EQ_U(rk->dropped[sp_run_region_id(run, "dropped")], 8);
-    ASSERT_EQ_U(rk->dropped[sp_run_region_id(run, "drop_outer")], 0);
-    long o0 = rec_call(run, "drop_outer", 0), o1 = rec_call(run, "drop_outer", 1);
+    ASSERT_EQ_U(rk->dropped[sp_run_region_id(run, "dropped")], lost + 200 - resumed);
+    ASSERT_EQ_U(rk->dropped[sp_run_region_id(run, "drop_outer")], 1);
+    long o0 = rec_call(run, "drop_outer", 0);
     ASSERT_EQ_I(rk->parent[o0], -1);
-    ASSERT_EQ_I(rk->parent[o1], -1); /* its parent was dropped: unknown */
-    for (size_t k = 0; k < 4; k++)
+    for (size_t k = 0; k < kept; k++)
         ASSERT_EQ_I(rk->parent[rec_call(run, "dropped", k)], o0);
-    ASSERT(rk->end_ns[o0] >= rk->end_ns[o1]);
+    ASSERT(rk->end_ns[o0] >= rk->end_ns[rec_call(run, "dropped", kept - 1)]);
     sp_run_free(run);
-    ASSERT_EQ_U(sp_region_dropped_calls(d), 8); /* still reported after finalize */
+    ASSERT_EQ_U(sp_region_dropped_calls(d), lost + 200 - resumed); /* after finalize too */
 
     /* verbose finalize reports drops */
+    char out[16384];
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp__test_fail_alloc_after(0);
-    sp_region_begin(sp_region_get("dropped_new")); /* no table slot, no buffer */
+    sp_region_begin(sp_region_get("dropped_new")); /* not even a first chunk */
     sp_region_end(sp_region_get("dropped_new"));
     sp__test_fail_alloc_after(-1);
     int rc = -100;
@@ -193,39 +208,43 @@ static void test_dropped_calls(void)
     ASSERT_CONTAINS(out, "dropped_new");
 }
 
-static void test_deeply_nested_drops(void)
+static void test_ends_beyond_the_reserve(void)
 {
-    /* Beyond SP__DROP_DEPTH nested dropped calls the thread gives up nesting:
-     * everything further is dropped, nothing crashes, the data stays sane. */
+    /* Recorded calls open deeper than the chunk's reserve when chunks run
+     * out: the ends that find no room leave their calls open; finalize
+     * closes them and says so. Nothing crashes, the run stays sane. */
     rec_clear_env();
     sp_options o = rec_mem_options();
     ASSERT_EQ_I(sp_setup(&o), 0);
-    sp_region *outer = sp_region_get("deep_outer"), *d = sp_region_get("deep_dropped");
-    sp_region_begin(outer);
+    sp_region *deep = sp_region_get("deep_open"), *f = sp_region_get("deep_filler");
+    const int depth = SP__CHUNK_RESERVE + 36;
+    for (int i = 0; i < depth; i++)
+        sp_region_begin(deep);
     sp__test_fail_alloc_after(0);
-    for (int i = 0; i < SP__DROP_DEPTH + 6; i++)
-        sp_region_begin(d);
-    for (int i = 0; i < SP__DROP_DEPTH + 6; i++)
-        sp_region_end(d);
-    sp_region_end(outer);
-    sp_region_begin(outer); /* also dropped now */
-    sp_region_end(outer);
+    while (sp_region_dropped_calls(f) == 0) { /* fill the chunk to its hot limit */
+        sp_region_begin(f);
+        sp_region_end(f);
+    }
+    for (int i = 0; i < depth; i++)
+        sp_region_end(deep);
     sp__test_fail_alloc_after(-1);
-    ASSERT_EQ_U(sp_region_dropped_calls(d), SP__DROP_DEPTH + 6);
-    ASSERT_EQ_U(sp_region_dropped_calls(outer), 1);
     sp_run *run = NULL;
     int rc = sp_finalize(false, &run);
-    ASSERT_EQ_I(rc, SP_EUNBALANCED); /* outer's end was lost with the nesting */
-    ASSERT_CONTAINS(sp_last_error(), "deep_outer");
-    ASSERT_EQ_U(run->ranks[0].ncalls, 1);
+    ASSERT_EQ_I(rc, SP_EUNBALANCED);
+    ASSERT_CONTAINS(sp_last_error(), "36 call(s) still open at finalize");
+    ASSERT_CONTAINS(sp_last_error(), "deep_open");
+    ASSERT_EQ_U(rec_count(run, "deep_open"), (size_t)depth);
+    const sp_rank_data *rk = &run->ranks[0];
+    for (size_t i = 0; i < rk->ncalls; i++)
+        ASSERT(rk->end_ns[i] >= rk->start_ns[i]);
     sp_run_free(run);
 
     /* The next session records normally again. */
     ASSERT_EQ_I(sp_setup(&o), 0);
-    sp_region_begin(d);
-    sp_region_end(d);
-    ASSERT_EQ_U(sp_region_num_calls(d), 1);
-    ASSERT_EQ_U(sp_region_dropped_calls(d), 0);
+    sp_region_begin(deep);
+    sp_region_end(deep);
+    ASSERT_EQ_U(sp_region_num_calls(deep), 1);
+    ASSERT_EQ_U(sp_region_dropped_calls(deep), 0);
     ASSERT_EQ_I(sp_finalize(false, NULL), 0);
 }
 
@@ -237,6 +256,6 @@ int main(void)
     RUN(test_open_at_finalize);
     RUN(test_warnings_only_when_verbose);
     RUN(test_dropped_calls);
-    RUN(test_deeply_nested_drops);
+    RUN(test_ends_beyond_the_reserve);
     return sp_test_summary();
 }

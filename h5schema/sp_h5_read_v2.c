@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_h5_read_v2.c - read a schema v2 file: the root, /metadata, and every
+ * rank group, whether it is a group of a finished file or an external link
+ * into the part of a run that is being recorded (or was killed). Parts are
+ * opened for SWMR reading, which HDF5 allows both while their writer runs
+ * and after it died; a part that is missing leaves its rank empty and is
+ * named in the metadata key `incomplete_ranks`.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_error.h"
+#include "sp_h5_read_v2.h"
+
+static int read_num_ranks(const char *file, hid_t fid, size_t *out)
+{
+    int64_t n;
+    int rc = sp__h5_read_int_attr(file, fid, SP_NAME(ROOT_NUM_RANKS), &n);
+    if (rc)
+        return rc;
+    H5G_info_t info;
+    if (H5Gget_info(fid, &info) < 0)
+        return sp__h5_error(SP_EFORMAT, "%s: cannot list /", file);
+    if (n < 0 || (uint64_t)n > info.nlinks)
+        return sp__error(SP_EFORMAT, "%s: %s is %" PRId64 " but / holds only %llu objects", file,
+                         SP_NAME(ROOT_NUM_RANKS), n, (unsigned long long)info.nlinks);
+    *out = (size_t)n;
+    return 0;
+}
+
+static bool read_complete(hid_t fid)
+{
+    if (H5Aexists(fid, SP_NAME2(V2_ROOT_COMPLETE)) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return true;
+    }
+    int64_t v = 1;
+    sp__h5_read_int_attr("", fid, SP_NAME2(V2_ROOT_COMPLETE), &v);
+    H5Eclear2(H5E_DEFAULT);
+    return v != 0;
+}
+
+/* Open /rank<r>: a group, or an external link followed into a part for
+ * SWMR reading. *missing: the link exists but its part cannot be opened. */
+static int open_rank(const char *file, hid_t fid, size_t r, hid_t gapl, bool complete,
+                     hid_t *out, bool *missing)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s%zu", SP_NAME(RANK_GROUP), r);
+    *out = H5I_INVALID_HID;
+    *missing = false;
+    H5L_info_t li;
+    if (H5Lget_info(fid, name, &li, H5P_DEFAULT) < 0)
+        return sp__h5_error(SP_EFORMAT, "%s: group /%s is missing", file, name);
+    *out = H5Gopen2(fid, name, gapl);
+    H5Eclear2(H5E_DEFAULT);
+    if (*out >= 0)
+        return 0;
+    if (li.type == H5L_TYPE_EXTERNAL && !complete) {
+        *missing = true; /* a rank killed before it created its part */
+        return 0;
+    }
+    return sp__h5_error(SP_EFORMAT, "%s: /%s cannot be opened", file, name);
+}
+
+static void note_missing(sp_v2_read *st, size_t r)
+{
+    size_t len = strlen(st->missing);
+    snprintf(st->missing + len, sizeof st->missing - len, "%s%zu", len ? ", " : "", r);
+}
+
+/* Every rank's dropped column sized for the final region table (ranks
+ * read later may have added regions). */
+static int size_dropped(sp_run *run, const size_t *len)
+{
+    for (size_t r = 0; r < run->nranks; r++) {
+        sp_rank_data *rk = &run->ranks[r];
+        if (!rk->dropped || len[r] >= run->nregions)
+            continue;
+        uint64_t *d = realloc(rk->dropped, run->nregions * sizeof *d);
+        if (!d)
+            return SP_ENOMEM;
+        memset(d + len[r], 0, (run->nregions - len[r]) * sizeof *d);
+        rk->dropped = d;
+    }
+    return 0;
+}
+
+/* Metadata a reader adds for a run that did not finish. */
+static int note_state(sp_v2_read *st)
+{
+    char v[512];
+    if (st->complete)
+        return 0;
+    snprintf(v, sizeof v,
+             "recording in progress or ended without finalize (killed); %" PRIu64
+             " call(s) still open were cut at their thread's last event",
+             st->open_calls);
+    if (sp_kvlist_set(&st->run->meta, "file_state", v) != 0)
+        return SP_ENOMEM;
+    if (st->missing[0] && sp_kvlist_set(&st->run->meta, "incomplete_ranks", st->missing) != 0)
+        return SP_ENOMEM;
+    return 0;
+}
+
+int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
+{
+    sp_v2_read st = {.file = file, .run = run, .complete = read_complete(fid)};
+    size_t nranks = 0;
+    hid_t gapl = H5I_INVALID_HID, meta = H5I_INVALID_HID;
+    int rc = read_num_ranks(file, fid, &nranks);
+    if (rc)
+        return rc;
+    if ((rc = sp__h5_open_group(file, fid, SP_NAME(METADATA), &meta)) ||
+        (rc = sp__h5_read_meta(file, meta, &run->meta)))
+        goto done;
+    if (sp_run_set_ranks(run, nranks) != 0 || sp__name_index_init(&st.names, run, NULL) != 0 ||
+        !(st.dropped_len = calloc(nranks ? nranks : 1, sizeof *st.dropped_len))) {
+        rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
+        goto done;
+    }
+    /* Parts reached through external links: SWMR reading, which works on a
+     * part that is being written and on one a killed writer left open. */
+    if ((gapl = H5Pcreate(H5P_GROUP_ACCESS)) < 0 ||
+        H5Pset_elink_acc_flags(gapl, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ) < 0) {
+        rc = sp__h5_error(SP_EIO, "%s: link access properties", file);
+        goto done;
+    }
+    for (size_t r = 0; r < nranks && rc == 0; r++) {
+        hid_t rg;
+        bool missing;
+        if ((rc = open_rank(file, fid, r, gapl, st.complete, &rg, &missing)))
+            break;
+        if (missing) {
+            note_missing(&st, r);
+            continue;
+        }
+        rc = sp_v2_read_rank(&st, rg, r);
+        H5Gclose(rg);
+    }
+    if (rc == 0 && (size_dropped(run, st.dropped_len) || note_state(&st)))
+        rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
+done:
+    sp__name_index_free(&st.names);
+    free(st.dropped_len);
+    if (gapl >= 0)
+        H5Pclose(gapl);
+    if (meta >= 0)
+        H5Gclose(meta);
+    return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/* sp_h5_read_v2.h - pieces of the v2 reader (sp_h5_read_v2*.c). */
+#ifndef SP_H5_READ_V2_H
+#define SP_H5_READ_V2_H
+
+#include "sp_h5_internal.h"
+#include "sp_h5_v2.h"
+#include "sp_schema_v2.h"
+
+/* An open, checked 1-D integer column. */
+typedef struct sp_v2c {
+    hid_t dset;
+    hsize_t n;          /* rows */
+    char where[256];    /* its HDF5 path, for messages */
+} sp_v2c;
+
+/* Open column `name` under loc: 1-D, integer, and no more rows than its
+ * stored bytes can hold. A missing optional column gives dset < 0, n 0. */
+int sp_v2c_open(const char *file, hid_t loc, const char *name, bool optional, sp_v2c *c);
+void sp_v2c_close(sp_v2c *c);
+
+/* Rows off .. off+count-1 as mtype into buf. */
+int sp_v2c_read(const char *file, const sp_v2c *c, hid_t mtype, hsize_t off, hsize_t count,
+                void *buf);
+
+/* The first n rows (at most the column's) into a new array of width bytes
+ * per row. */
+int sp_v2c_read_all(const char *file, const sp_v2c *c, hid_t mtype, size_t width, hsize_t n,
+                    void **out);
+
+/* A names table (name_bytes, name_end) under loc: at most max_rows rows,
+ * as text (sp_v2_bytes_to_text). */
+int sp_v2c_names(const char *file, hid_t loc, size_t max_rows, size_t *n, char ***out);
+
+/* Per-file state of a read: the global region table is built rank by rank
+ * from each rank's own table. */
+typedef struct sp_v2_read {
+    const char *file;
+    sp_run *run;
+    sp__name_index names;
+    bool complete;          /* the file's `complete` attribute */
+    uint64_t open_calls;    /* calls a killed run left open (all ranks) */
+    char missing[256];      /* ranks whose part could not be opened */
+    size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
+} sp_v2_read;
+
+/* Read /rank<r> (opened) into run->ranks[r]. */
+int sp_v2_read_rank(sp_v2_read *st, hid_t rg, size_t r);
+
+#endif /* SP_H5_READ_V2_H */
