@@ -118,13 +118,13 @@ thread, regions, call tree with flame graph, per-rank imbalance, line samples,
 and a statistical comparison of two runs."
   RECOMMENDS "scope-profiler")
 sp_package(mpi libscope-profiler-mpi0 libs "low-overhead region profiler for HPC codes (MPI library)"
-  "The library built with Open MPI and parallel HDF5: every rank of a job
-writes into one file. Also the preload library that `scope-profiler run`
+  "The library built with Open MPI: every rank of a job streams its part
+and rank 0 joins them into one file. Also the preload library that `scope-profiler run`
 uses under mpirun.")
 sp_package(mpi_dev libscope-profiler-mpi-dev libdevel "low-overhead region profiler for HPC codes (MPI development files)"
   "The static MPI library, the pkg-config file scope-profiler-mpi.pc and the
 CMake targets ScopeProfiler::scope_profiler_mpi." DEPENDS mpi dev
-  DEBDEPS "libhdf5-openmpi-dev, libopenmpi-dev")
+  DEBDEPS "libhdf5-dev, libopenmpi-dev")
 sp_package(python python3-scope-profiler python "low-overhead region profiler for HPC codes (Python module)"
   "The scope_profiler Python module on the C library: the Python package's
 API (ProfileManager) at the C library's cost." DEPENDS lib DEBDEPS "python3, python3-numpy")

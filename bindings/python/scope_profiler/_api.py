@@ -83,7 +83,6 @@ class ProfileManager:
                     use_likwid=use_likwid, use_line_profiler=use_line_profiler,
                     max_depth=max_depth, likwid_fallback=likwid_fallback,
                     perf_events=perf_events, use_mpi_regions=use_mpi_regions)
-        _flavour.check_hdf5()
 
     @staticmethod
     def finalize(verbose=True, return_results=False):
@@ -97,7 +96,6 @@ class ProfileManager:
         if _RUN["active"]:
             return {} if return_results else None
         lines = _core.mode() == "lines"
-        _flavour.check_hdf5()
         if verbose and not _stdout_is_fd1():
             # sys.stdout replaced (Jupyter, pytest, redirect_stdout): the
             # library prints to file descriptor 1, so print the summary here.

@@ -1,24 +1,19 @@
 # SPDX-License-Identifier: MIT
 """Which build of the extension this process loads, and the MPI rules.
 
-Two builds of the same C extension exist: ``_core`` on libscope_profiler
-(serial HDF5) and ``_core_mpi`` on libscope_profiler_mpi (Open MPI and the
-Open MPI flavour of HDF5; every rank's data goes into one file). Debian
-installs the two HDF5 flavours side by side and a process must never load
-both, so the choice is made once, at import, with the rule Debian's h5py
-uses (h5py/__init__.py), so that both pick the same HDF5:
+Two builds of the same C extension exist: ``_core`` on libscope_profiler and
+``_core_mpi`` on libscope_profiler_mpi (Open MPI; every rank's data goes into
+one file). Both write with serial, thread-safe HDF5 (the streaming writer:
+each rank writes its own part file and rank 0 joins them), so h5py may use
+either HDF5 flavour in the same process: Debian versions the symbols of each
+flavour (HDF5_SERIAL_*, HDF5_OPENMPI_*), so h5py on the Open MPI flavour
+(python3-h5py-mpi) and our serial HDF5 coexist. The choice is made once, at
+import, with the rule Debian's h5py uses (h5py/__init__.py):
 
 * the MPI build when the process was started by an MPI launcher
   (``OMPI_COMM_WORLD_SIZE`` or ``MPI_LOCALNRANKS`` is set) or
   ``H5PY_ALWAYS_USE_MPI`` is set; the serial build otherwise;
-* ``SCOPE_PROFILER_MPI=1`` / ``=0`` overrides;
-* an HDF5 flavour already in the process (h5py imported first) wins.
-
-Under a launcher, h5py itself uses the Open MPI flavour only when Debian's
-``python3-h5py-mpi`` is installed; without it h5py loads serial HDF5, and a
-process that imports h5py before scope_profiler then gets the serial build
-(each rank writes ``<stem>.rank<N>.h5``, with a warning). Import
-scope_profiler first, or install python3-h5py-mpi, to get one file.
+* ``SCOPE_PROFILER_MPI=1`` / ``=0`` overrides.
 """
 import importlib
 import os
@@ -70,27 +65,15 @@ def launcher_rank(environ=os.environ):
 
 def load():
     """Import and return the extension module this process should use."""
-    want = wants_mpi()
-    have = loaded_hdf5()
-    reason = None
-    if want and have == {"serial"}:
-        want = False
-        reason = ("serial HDF5 is already loaded (h5py imported before scope_profiler?); "
-                  "a process must not load both HDF5 flavours")
-    elif not want and have == {"openmpi"}:
-        want = True  # follow the HDF5 already there
-    if want:
+    if wants_mpi():
         try:
             return importlib.import_module("scope_profiler._core_mpi")
         except ImportError as e:
-            reason = f"the MPI build is not available ({e})"
-    core = importlib.import_module("scope_profiler._core")
-    if reason and launched_by_mpi():
-        warnings.warn(f"scope_profiler: using the serial build under MPI: {reason}; each rank "
-                      "writes its own file <stem>.rank<N>.h5. To get one file for all ranks, "
-                      "import scope_profiler before h5py and install python3-h5py-mpi.",
-                      RuntimeWarning, stacklevel=3)
-    return core
+            if launched_by_mpi():
+                warnings.warn(f"scope_profiler: using the serial build under MPI: the MPI build "
+                              f"is not available ({e}); each rank writes its own file "
+                              "<stem>.rank<N>.h5.", RuntimeWarning, stacklevel=3)
+    return importlib.import_module("scope_profiler._core")
 
 
 def per_rank_path(path, rank):
@@ -119,22 +102,6 @@ def prepare_session(core, path):
                           "own file (install python3-mpi4py for one file)", RuntimeWarning,
                           stacklevel=3)
     return per_rank_path(path, rank)
-
-
-_warned = False
-
-
-def check_hdf5():
-    """Warn once when both HDF5 flavours ended up in the process (h5py imported
-    after scope_profiler under mpirun, without python3-h5py-mpi)."""
-    global _warned
-    if _warned or loaded_hdf5() != {"serial", "openmpi"}:
-        return
-    _warned = True
-    warnings.warn("scope_profiler: both HDF5 flavours (serial and Open MPI) are loaded in this "
-                  "process: h5py was imported after scope_profiler under mpirun and uses serial "
-                  "HDF5. Install python3-h5py-mpi (then h5py uses the Open MPI flavour too).",
-                  RuntimeWarning, stacklevel=3)
 
 
 def is_rank0():
