@@ -121,19 +121,53 @@ void sp_color_map_free(sp_color_map *m)
     free(m);
 }
 
+/* Each region's summed duration (s) over every call of run, from the
+ * analysis when there is one, else from the calls (a map must not analyze a
+ * run that other threads may be reading). NULL on ENOMEM; *calls per region. */
+static double *region_totals(const sp_run *run, uint64_t **calls)
+{
+    double *t = calloc(run->nregions ? run->nregions : 1, sizeof *t);
+    *calls = calloc(run->nregions ? run->nregions : 1, sizeof **calls);
+    if (!t || !*calls) {
+        free(t);
+        free(*calls);
+        return NULL;
+    }
+    if (run->analyzed) {
+        for (size_t g = 0; g < run->nregions; g++) {
+            t[g] = run->regions[g].all.total_s;
+            (*calls)[g] = run->regions[g].all.calls;
+        }
+        return t;
+    }
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            int32_t g = rk->region[i];
+            if (g < 0 || (size_t)g >= run->nregions)
+                continue;
+            t[g] += (double)(rk->end_ns[i] - rk->start_ns[i]) * 1e-9;
+            (*calls)[g]++;
+        }
+    }
+    return t;
+}
+
 /* Add the regions with calls of run, keeping the larger key per name. */
 static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
 {
-    if (sp__ensure_analyzed(run))
+    uint64_t *calls;
+    double *totals = region_totals(run, &calls);
+    if (!totals)
         return SP_ENOMEM;
+    int rc = 0;
     size_t nranks = 0;
     for (size_t r = 0; r < run->nranks; r++)
         nranks += !run->ranks[r].excluded;
-    for (size_t g = 0; g < run->nregions; g++) {
-        const sp_stats *st = &run->regions[g].all;
-        if (!st->calls)
+    for (size_t g = 0; g < run->nregions && !rc; g++) {
+        if (!calls[g])
             continue;
-        double key = st->total_s / (double)(nranks ? nranks : 1);
+        double key = totals[g] / (double)(nranks ? nranks : 1);
         const char *name = run->region_names[g];
         int slot = find(m, name, fnv1a(name));
         int32_t k = m->index[slot];
@@ -145,20 +179,26 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
         if (m->n == *cap_entries) {
             size_t cap = *cap_entries ? 2 * *cap_entries : 64;
             entry *e = realloc(m->by_rank, cap * sizeof *e);
-            if (!e)
-                return SP_ENOMEM;
+            if (!e) {
+                rc = SP_ENOMEM;
+                break;
+            }
             m->by_rank = e;
             *cap_entries = cap;
         }
         char *copy = strdup(name);
-        if (!copy)
-            return SP_ENOMEM;
+        if (!copy) {
+            rc = SP_ENOMEM;
+            break;
+        }
         m->by_rank[m->n] = (entry){copy, key};
         m->index[slot] = (int32_t)m->n++;
         if (2 * m->n + 2 > m->cap && map_grow(m, m->n))
-            return SP_ENOMEM;
+            rc = SP_ENOMEM;
     }
-    return 0;
+    free(totals);
+    free(calls);
+    return rc;
 }
 
 sp_color_map *sp_color_map_new(const sp_run *const *runs, size_t nruns)
@@ -200,6 +240,14 @@ int sp_color_map_slot(const sp_color_map *m, const char *name)
 uint32_t sp_color_map_rgb(const sp_color_map *m, const char *name)
 {
     return sp_palette_rgb(sp_color_map_slot(m, name));
+}
+
+long sp_color_map_rank(const sp_color_map *m, const char *name)
+{
+    if (!m || !m->n || !name)
+        return -1;
+    int32_t k = m->index[find(m, name, fnv1a(name))];
+    return k;
 }
 
 size_t sp_color_map_count(const sp_color_map *m)

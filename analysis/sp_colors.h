@@ -38,8 +38,9 @@ int sp_palette_hash_slot(const char *name);
 
 typedef struct sp_color_map sp_color_map;
 
-/* A map for runs[0..nruns) (each analyzed or analyzable; NULL entries are
- * skipped). NULL with sp_last_error() on SP_ENOMEM. */
+/* A map for runs[0..nruns) (NULL entries are skipped). An analyzed run
+ * gives its region totals; any other run is only read (its calls summed),
+ * never analyzed. NULL with sp_last_error() on SP_ENOMEM. */
 sp_color_map *sp_color_map_new(const sp_run *const *runs, size_t nruns);
 
 /* Shorthand for one run. */
@@ -53,6 +54,9 @@ int sp_color_map_slot(const sp_color_map *m, const char *name);
 
 /* Colour of name as 0xRRGGBB (light theme). */
 uint32_t sp_color_map_rgb(const sp_color_map *m, const char *name);
+
+/* Position of name in the map's order (0 = the most time), -1 if absent. */
+long sp_color_map_rank(const sp_color_map *m, const char *name);
 
 /* Regions of the map in rank order (the most time first): count and the
  * i-th name (NULL out of range). For legends. */

@@ -99,8 +99,11 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         char title[160];
         sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
         sp_timeline_geometry g;
-        if (tl && sp_timeline_get_geometry(tl, w, max_h, &view, &st, &g) == 0)
-            need = g.data_y + g.content_h + 16;
+        /* measured at a height where every lane fits: the bands under the
+         * lanes (the legend) are then all that is below them */
+        const double tall = 1e6;
+        if (tl && sp_timeline_get_geometry(tl, w, tall, &view, &st, &g) == 0)
+            need = g.data_y + g.content_h + (tall - g.data_y - g.data_h) + 8;
         sp_timeline_free(tl);
 #else
         (void)w;

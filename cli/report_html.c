@@ -108,7 +108,7 @@ static int charts(sp__report *r, FILE *f)
     sp__chart_job job = {.run = run, .region = region};
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
     int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200,
-                              sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 900));
+                              sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000));
     if (!rc) {
         fputs("<h3>Flame graph of the call tree</h3>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,
