@@ -117,7 +117,7 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         /* The call tree's layout at the default style: a 62 px title band,
          * 19 px rows (root and depths 0..depth), 8 px bottom margin. A
          * shallow tree gets a short image rather than MIN_FIT_H of white. */
-        need = 62 + 19.0 * (depth + 1) + 8 + 10;
+        need = 62 + 19.0 * (depth + 1) + 8 + 10 + 43 /* the legend band */;
         return need < 120 ? 120 : need > max_h ? max_h : need;
     } else if (kind == SP__CHART_HEATMAP) {
         need = 140 + 34.0 * (double)run->nranks;

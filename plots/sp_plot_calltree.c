@@ -183,6 +183,7 @@ typedef struct draw_ctx {
     const sp_calltree_view *view;
     const sp_figures *fig; /* per-rank figures for the labels */
     bool *shown;           /* regions drawn (the legend), or NULL */
+    double root_mean_s;    /* the root's time per rank (sum of the top level's) */
     double sel[4];
     bool have_sel;
 } draw_ctx;
@@ -218,8 +219,9 @@ static bool draw_box(void *vctx, int32_t node, double x0, double x1, double y, b
         double incl = node == 0 ? d->L->total : nd->incl_s;
         double pct = d->L->total > 0 ? incl / d->L->total * 100 : 0;
         /* the rank rule: the time per rank (mean over the ranks) */
-        bool per_rank = d->fig && d->fig->two_columns && node > 0;
-        sp_plot_format_duration(per_rank ? d->fig->node_incl[node].mean_s : incl, dur, sizeof dur);
+        bool per_rank = d->fig && d->fig->two_columns;
+        double mean = node == 0 ? d->root_mean_s : per_rank ? d->fig->node_incl[node].mean_s : 0;
+        sp_plot_format_duration(per_rank ? mean : incl, dur, sizeof dur);
         snprintf(label, sizeof label, "%s  %s%s · %.1f%%", name, dur,
                  per_rank ? (d->fig->nranks > 1 ? "/rank" : "/thread") : "", pct);
         sp_rgba fg = sp_plot_text_color_on(col);
@@ -261,6 +263,7 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
     if (!fig)
         fig = own_fig = sp_figures_new(run); /* NULL (ENOMEM): sums, as before */
     char sub[256], dur[32], span[32];
+    double root_mean = 0;
     size_t nthreads = 0;
     for (size_t r = 0; r < run->nranks; r++)
         nthreads += run->ranks[r].nthreads;
@@ -268,6 +271,7 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
         double top = 0;
         for (int32_t ch = t->nodes[0].first_child; ch >= 0; ch = t->nodes[ch].next_sibling)
             top += fig->node_incl[ch].mean_s;
+        root_mean = top;
         sp_plot_format_duration(top, dur, sizeof dur);
         sp_plot_format_duration(fig->span_s, span, sizeof span);
         if (fig->nranks > 1)
@@ -292,7 +296,7 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
     cairo_rectangle(cr, 0, L.y, w, L.h);
     cairo_clip(cr);
     bool *shown = L.legend_h > 0 ? calloc(run->nregions ? run->nregions : 1, sizeof *shown) : NULL;
-    draw_ctx d = {&c, run, &L, view, fig, shown, {0}, false};
+    draw_ctx d = {&c, run, &L, view, fig, shown, root_mean, {0}, false};
     ct_walk(run, &L, draw_box, &d);
     if (d.have_sel) {
         sp__set_color(cr, c.th.select);
