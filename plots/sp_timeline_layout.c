@@ -36,7 +36,10 @@ void sp__tl_layout_get(const sp_timeline *tl, double w, double h, const sp_timel
                      (double)(tl ? tl->total_depths : 0) * lay->row_h;
     /* Bottom bands: the legend (two rows of the small font, generously),
      * and above it one line naming the lanes that do not fit, when asked. */
-    bool legend = (view ? view->show_legend : true) && nl > 0;
+    /* ... unless the chart is too short to give lanes the room first (a
+     * strip of timeline, e.g. one of a comparison's, whose page shows the
+     * colours in its table). */
+    bool legend = (view ? view->show_legend : true) && nl > 0 && h - lay->data_y >= 12 * fs;
     lay->legend_h = legend ? round(2 * 1.45 * fs + 8 * s) : 0;
     double avail = fmax(0.0, h - lay->data_y - lay->legend_h);
     bool note = (view ? view->note_hidden_lanes : true) && nl > 0;

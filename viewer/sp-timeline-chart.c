@@ -508,6 +508,7 @@ static void sp_timeline_chart_init(SpTimelineChart *self)
 {
     GtkWidget *w = GTK_WIDGET(self);
     sp_timeline_view_init(&self->view, NULL);
+    self->view.note_hidden_lanes = false; /* the chart scrolls to every lane */
     self->view.selected_call = -1;
     self->view.highlight_region = -1;
     self->hadj = g_object_ref_sink(gtk_adjustment_new(0, 0, 1, 1, 1, 1));
@@ -558,6 +559,7 @@ void sp_timeline_chart_set_document(SpTimelineChart *self, SpRunDocument *doc)
     self->tl = doc ? sp_run_document_get_timeline(doc) : NULL;
     int highlight = self->view.highlight_region;
     sp_timeline_view_init(&self->view, self->tl);
+    self->view.note_hidden_lanes = false;
     self->view.selected_call = -1;
     self->view.highlight_region = highlight;
     self->view.t0_ns = 0;
