@@ -183,7 +183,7 @@ typedef struct draw_ctx {
     const sp_calltree_view *view;
     const sp_figures *fig; /* per-rank figures for the labels */
     bool *shown;           /* regions drawn (the legend), or NULL */
-    double root_mean_s;    /* the root's time per rank (sum of the top level's) */
+
     double sel[4];
     bool have_sel;
 } draw_ctx;
@@ -220,10 +220,17 @@ static bool draw_box(void *vctx, int32_t node, double x0, double x1, double y, b
         double pct = d->L->total > 0 ? incl / d->L->total * 100 : 0;
         /* the rank rule: the time per rank (mean over the ranks) */
         bool per_rank = d->fig && d->fig->two_columns;
-        double mean = node == 0 ? d->root_mean_s : per_rank ? d->fig->node_incl[node].mean_s : 0;
-        sp_plot_format_duration(per_rank ? mean : incl, dur, sizeof dur);
-        snprintf(label, sizeof label, "%s  %s%s · %.1f%%", name, dur,
-                 per_rank ? (d->fig->nranks > 1 ? "/rank" : "/thread") : "", pct);
+        sp_fig_kind kind = sp_region_fig_kind(d->run, nd->region);
+        const char *mark = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? "≥" : "";
+        if (node == 0 && per_rank) { /* the whole run: its wall-clock span */
+            sp_plot_format_duration(d->fig->span_s, dur, sizeof dur);
+            snprintf(label, sizeof label, "%s  wall clock %s · %.1f%%", name, dur, pct);
+        } else {
+            sp_plot_format_duration(per_rank ? d->fig->node_incl[node].mean_s : incl, dur,
+                                    sizeof dur);
+            snprintf(label, sizeof label, "%s  %s%s%s · %.1f%%", name, mark, dur,
+                     per_rank ? (d->fig->nranks > 1 ? "/rank" : "/thread") : "", pct);
+        }
         sp_rgba fg = sp_plot_text_color_on(col);
         if (faded)
             fg = sp__mix(fg, col, 0.35);
@@ -263,27 +270,21 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
     if (!fig)
         fig = own_fig = sp_figures_new(run); /* NULL (ENOMEM): sums, as before */
     char sub[256], dur[32], span[32];
-    double root_mean = 0;
     size_t nthreads = 0;
     for (size_t r = 0; r < run->nranks; r++)
         nthreads += run->ranks[r].nthreads;
     if (fig && fig->two_columns) {
-        double top = 0;
-        for (int32_t ch = t->nodes[0].first_child; ch >= 0; ch = t->nodes[ch].next_sibling)
-            top += fig->node_incl[ch].mean_s;
-        root_mean = top;
-        sp_plot_format_duration(top, dur, sizeof dur);
         sp_plot_format_duration(fig->span_s, span, sizeof span);
         if (fig->nranks > 1)
             snprintf(sub, sizeof sub,
-                     "%s per rank (mean over %zu ranks) · wall-clock span %s · width = share of "
-                     "inclusive time",
-                     dur, fig->nranks, span);
+                     "wall-clock span %s · times per rank (mean over %zu ranks) · width = share "
+                     "of inclusive time",
+                     span, fig->nranks);
         else
             snprintf(sub, sizeof sub,
-                     "%s per thread (mean over the threads running each region) · wall-clock "
-                     "span %s · width = share of inclusive time",
-                     dur, span);
+                     "wall-clock span %s · times per thread (mean over the threads running each "
+                     "region) · width = share of inclusive time",
+                     span);
     } else {
         sp_plot_format_duration(L.total, dur, sizeof dur);
         snprintf(sub, sizeof sub, "%s over %zu rank%s and %zu thread%s · width = inclusive time",
@@ -296,7 +297,7 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
     cairo_rectangle(cr, 0, L.y, w, L.h);
     cairo_clip(cr);
     bool *shown = L.legend_h > 0 ? calloc(run->nregions ? run->nregions : 1, sizeof *shown) : NULL;
-    draw_ctx d = {&c, run, &L, view, fig, shown, root_mean, {0}, false};
+    draw_ctx d = {&c, run, &L, view, fig, shown, {0}, false};
     ct_walk(run, &L, draw_box, &d);
     if (d.have_sel) {
         sp__set_color(cr, c.th.select);
