@@ -43,6 +43,15 @@ has "$work/summary" "run_target.kernel_a" "file has kernel_a"
 "$sp" inspect "$work/all.h5" >"$work/inspect_all" || fail "inspect --all file"
 has "$work/inspect_all" "libc" "--all keeps libc frames"
 
+# 2b. run's own options after PROGRAM go to the program (as documented):
+#     run says so, naming them; after "--" it does not.
+"$sp" run -q -o "$work/late.h5" "$plain" normal 50 --all >/dev/null 2>"$work/err" ||
+  fail "run with a late option"
+has "$work/err" "warning: --all comes after PROGRAM, so it is passed to" "late option warned"
+"$sp" run -q -o "$work/late2.h5" -- "$plain" normal 50 --all >/dev/null 2>"$work/err" ||
+  fail "run with -- and a program option"
+lacks "$work/err" "comes after PROGRAM" "no warning after --"
+
 # 3. Traced (-finstrument-functions): exact calls, no sampling.
 "$sp" run -o "$work/t.h5" "$instr" normal 200 >"$work/out" 2>"$work/err" || fail "traced run"
 has "$work/err" "run_target.main" "main traced"
