@@ -250,3 +250,27 @@ int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__
     return sp__error(SP_EINVAL, "unknown chart kind");
 }
 #endif
+
+size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, size_t *nlanes)
+{
+    *nlanes = 0;
+#ifdef SP_HAVE_PLOTS
+    sp_timeline *tl = sp_timeline_new(job->run);
+    if (!tl)
+        return 0;
+    sp_timeline_view view;
+    sp_timeline_view_init(&view, tl);
+    sp_plot_style plain;
+    sp_plot_style_init(&plain);
+    plain.title = job->title;
+    char title[160];
+    sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
+    *nlanes = sp_timeline_lane_count(tl);
+    size_t shown = sp_timeline_lanes_shown(tl, w, h, &view, &st);
+    sp_timeline_free(tl);
+    return *nlanes - shown;
+#else
+    (void)job, (void)w, (void)h;
+    return 0;
+#endif
+}

@@ -138,10 +138,20 @@ static int charts(sp__report *r, FILE *f)
     int32_t region = imbalance_region(run, fg), hot = durations_region(run, fg, &enough);
     sp__chart_job job = {.run = run, .region = region};
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
-    /* Tall enough for every lane of every rank (the chart names any lane
-     * that still does not fit, with how to see it). */
-    int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200,
-                              sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000));
+    /* Tall enough for every lane of every rank; if a run has more lanes
+     * than that, say which are left out and how to see them. */
+    double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
+    size_t nlanes = 0, hidden = sp__chart_timeline_hidden(&job, 1200, th, &nlanes);
+    if (hidden)
+        fprintf(f, "<p class=\"note\">%zu of %zu lanes (rank, thread) did not fit the chart; "
+                   "its last line names their ranks: write a report of those ranks with "
+                   "<code>--ranks</code>, or see every lane in the viewer.</p>\n",
+                hidden, nlanes);
+    else
+        fprintf(f, "<p class=\"hint\">All %zu rank%s, %zu lane%s (one per rank and "
+                   "thread).</p>\n",
+                fg->nranks, fg->nranks == 1 ? "" : "s", nlanes, nlanes == 1 ? "" : "s");
+    int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200, th);
     if (!rc) {
         fputs("<h3>Flame graph of the call tree</h3>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,

@@ -220,6 +220,12 @@ int sp_timeline_get_geometry(const sp_timeline *tl, double w, double h,
                              const sp_timeline_view *view,
                              const sp_plot_style *st, sp_timeline_geometry *g);
 
+/* Lanes drawn whole in a draw of size w x h with this view and style (the
+ * others are scrolled away or do not fit: the draw names them when
+ * view->note_hidden_lanes). */
+size_t sp_timeline_lanes_shown(const sp_timeline *tl, double w, double h,
+                               const sp_timeline_view *view, const sp_plot_style *st);
+
 /* Run time (ns) at x, and x of a run time, for a draw of width w (uses the
  * same geometry as sp_timeline_draw; x outside the data area extrapolates). */
 double sp_timeline_x_to_ns(const sp_timeline *tl, double w, double h,

@@ -118,3 +118,19 @@ double sp_timeline_ns_to_x(const sp_timeline *tl, double w, double h, const sp_t
     sp__tl_layout_get(tl, w, h, view, st, &lay);
     return lay.data_x + (t_ns - lay.t0) / (lay.t1 - lay.t0) * lay.data_w;
 }
+
+size_t sp_timeline_lanes_shown(const sp_timeline *tl, double w, double h,
+                               const sp_timeline_view *view, const sp_plot_style *st)
+{
+    if (!tl)
+        return 0;
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, view, st, &lay);
+    size_t n = 0;
+    for (size_t l = 0; l < tl->nlanes; l++) {
+        double top = sp__tl_lane_top(tl, &lay, l) - lay.scroll_y;
+        if (top >= 0 && top + sp__tl_lane_height(tl, &lay, l) <= lay.data_h + 0.5)
+            n++;
+    }
+    return n;
+}
