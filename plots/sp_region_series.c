@@ -108,15 +108,13 @@ static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
     s->rank = rank;
     s->run_nranks = run->nranks;
     s->name = strdup(run->region_names[region]);
-    /* The colour the run's own map gives the region (only from an analyzed
-     * run: a draw must never analyze a run other threads may read). */
+    /* The colour the run's own map gives the region (building a map only
+     * reads the run, so any drawing thread may do it). */
     s->color_slot = sp_palette_hash_slot(run->region_names[region]);
-    if (run->analyzed) {
-        sp_color_map *m = sp_color_map_for_run(run);
-        if (m)
-            s->color_slot = sp_color_map_slot(m, run->region_names[region]);
-        sp_color_map_free(m);
-    }
+    sp_color_map *cm = sp_color_map_for_run(run);
+    if (cm)
+        s->color_slot = sp_color_map_slot(cm, run->region_names[region]);
+    sp_color_map_free(cm);
     s->group_rank = malloc((run->nranks + 1) * sizeof *s->group_rank);
     s->group_off = malloc((run->nranks + 1) * sizeof *s->group_off);
     if (!s->name || !s->group_rank || !s->group_off)
