@@ -269,7 +269,8 @@ int sp__report_warnings(const sp_run *run, FILE *f)
     chatty(run, fg, &ws);
     if (ws.oom && !rc)
         rc = sp__error(SP_ENOMEM, "out of memory writing the warnings");
-    qsort(ws.w, ws.n, sizeof *ws.w, cmp_impact);
+    if (ws.n) /* qsort with a NULL array is undefined even for 0 elements */
+        qsort(ws.w, ws.n, sizeof *ws.w, cmp_impact);
     fputs("<h3>Warnings</h3>\n<p class=\"hint\">Ranked by time impact: the time per rank each "
           "finding accounts for, largest first.</p>\n<ul class=\"warnings\">\n",
           f);
