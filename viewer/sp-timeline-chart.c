@@ -429,12 +429,21 @@ char *sp_timeline_chart_describe_call(SpTimelineChart *self, int rank, gint64 ca
     g_ptr_array_unref(names);
     g_autofree char *name = g_markup_escape_text(run->region_names[region], -1);
     g_autofree char *thread_esc = g_markup_escape_text(thread, -1);
+    /* Estimates say so (sp_figures.h): a sampled call's bounds are known to
+     * about one sampling period. */
+    sp_fig_kind kind = sp_region_fig_kind(run, region);
+    const char *note = kind == SP_FIG_ESTIMATE
+                           ? "\n<i>Estimated from call-stack samples (± one sampling period)</i>"
+                       : kind == SP_FIG_LOWER_BOUND
+                           ? "\n<i>Tracing was throttled: later calls are not recorded</i>"
+                           : "";
     char *text = g_strdup_printf("<b>%s</b>\n"
-                                 "Duration: %s\n"
+                                 "Duration: %s%s\n"
                                  "Started at: %s\n"
                                  "Rank %d · %s\n"
-                                 "<span size='small'>%s</span>",
-                                 name, dur, at, rank, thread_esc, path->str);
+                                 "<span size='small'>%s</span>%s",
+                                 name, kind == SP_FIG_ESTIMATE ? "~" : "", dur, at, rank,
+                                 thread_esc, path->str, note);
     g_string_free(path, TRUE);
     return text;
 }
