@@ -420,8 +420,8 @@ static int print_info(FILE *out, const sp_run *run, const sp_figures *fig, const
     if (fig->two_columns) {
         add_wrapped(lines, &n, sp_figures_rule_text(fig, buf, sizeof buf));
         add_wrapped(lines, &n,
-                    fig->nranks > 1 ? "Calls are per rank. Sums over ranks: scope-profiler "
-                                      "ranks (the per-rank totals)."
+                    fig->nranks > 1 ? "Calls are per rank. Each rank's totals: scope-profiler "
+                                      "ranks."
                                     : "Calls are summed over the threads.");
     }
     /* Recording modes (recorder/core/sp_mode_*.c): say which figures are
