@@ -145,8 +145,8 @@ static void mpi_and_imbalance(const sp_run *run, const sp_figures *fg, warnings 
                     sp__fmt_dur(fg->span_s, b, sizeof b));
             if (fg->nranks > 1)
                 fprintf(s.f, " (slowest rank %zu: %s)", slow, sp__fmt_dur(own->max_s, c, sizeof c));
-            fputs("; time waiting here is time a rank could not compute: look at the imbalance "
-                  "of the work before it</li>\n",
+            fputs("; a rank waiting here could not compute: look at the imbalance of the work "
+                  "before the call</li>\n",
                   s.f);
             add(ws, impact, sb_close(&s));
         } else if (fg->nranks > 1 && own->mean_s > 0) {
