@@ -270,8 +270,7 @@ sp_figures *sp_figures_new(const sp_run *run)
     memset(&nodes, 0, sizeof nodes);
     memset(&regions, 0, sizeof regions);
     if (!f->node_incl || !f->node_own || !f->node_calls || !f->region_total || !f->region_own ||
-        !f->region_calls ||
-        acc_init(&nodes, f->nnodes, f->node_incl, f->node_own, f->node_calls) ||
+        !f->region_calls || acc_init(&nodes, f->nnodes, f->node_incl, f->node_own, f->node_calls) ||
         acc_init(&regions, f->nregions, f->region_total, f->region_own, f->region_calls)) {
         acc_free(&nodes);
         acc_free(&regions);

@@ -50,9 +50,9 @@ extern "C" {
 
 /* How exact a region's figures are. */
 typedef enum sp_fig_kind {
-    SP_FIG_EXACT = 0,       /* measured */
-    SP_FIG_ESTIMATE = 1,    /* from samples: "~" */
-    SP_FIG_LOWER_BOUND = 2  /* throttled: ">=" */
+    SP_FIG_EXACT = 0,      /* measured */
+    SP_FIG_ESTIMATE = 1,   /* from samples: "~" */
+    SP_FIG_LOWER_BOUND = 2 /* throttled: ">=" */
 } sp_fig_kind;
 
 /* One time figure under the rank rule (seconds). */
@@ -71,22 +71,22 @@ typedef struct sp_fig_calls {
 } sp_fig_calls;
 
 typedef struct sp_figures {
-    size_t nranks;          /* ranks considered (not excluded by a selection) */
-    size_t nranks_file;     /* ranks in the run */
-    bool threads;           /* some region ran on several threads of one rank */
-    bool two_columns;       /* nranks > 1 || threads: show mean and max */
-    bool has_span;          /* the run has calls */
-    double span_s;          /* wall-clock span (first start to last end) */
-    double sample_period_s; /* call-stack sampling period; 0 when not sampled */
+    size_t nranks;               /* ranks considered (not excluded by a selection) */
+    size_t nranks_file;          /* ranks in the run */
+    bool threads;                /* some region ran on several threads of one rank */
+    bool two_columns;            /* nranks > 1 || threads: show mean and max */
+    bool has_span;               /* the run has calls */
+    double span_s;               /* wall-clock span (first start to last end) */
+    double sample_period_s;      /* call-stack sampling period; 0 when not sampled */
     size_t nsampled, nthrottled; /* regions with those flags */
 
-    size_t nnodes;          /* run->tree.nnodes */
-    sp_fig *node_incl;      /* inclusive time per call path (node 0: unused) */
-    sp_fig *node_own;       /* own time per call path */
+    size_t nnodes;     /* run->tree.nnodes */
+    sp_fig *node_incl; /* inclusive time per call path (node 0: unused) */
+    sp_fig *node_own;  /* own time per call path */
     sp_fig_calls *node_calls;
 
     size_t nregions;
-    sp_fig *region_total;   /* a region's total (sum of its calls' durations) */
+    sp_fig *region_total; /* a region's total (sum of its calls' durations) */
     sp_fig *region_own;
     sp_fig_calls *region_calls;
 } sp_figures;

@@ -36,9 +36,9 @@
 static const char *const col_head[NCOLS] = {"calls",   "total [s]", "own [s]", "mean [s]",
                                             "min [s]", "max [s]",   "std [s]", "p95 [s]"};
 #define NCOLS2 9
-static const char *const col_head2[NCOLS2] = {
-    "calls/rank",    "total/rank [s]", "slowest rank [s]", "own/rank [s]", "call mean [s]",
-    "call min [s]", "call max [s]",   "call std [s]",     "call p95 [s]"};
+static const char *const col_head2[NCOLS2] = {"calls/rank",   "total/rank [s]", "slowest rank [s]",
+                                              "own/rank [s]", "call mean [s]",  "call min [s]",
+                                              "call max [s]", "call std [s]",   "call p95 [s]"};
 
 /* The cells of region g: NCOLS (one rank) or NCOLS2 (the rank rule). */
 static int format_cells(const sp_run *run, const sp_figures *fig, int32_t g, char cells[][32])

@@ -55,9 +55,9 @@
 
 typedef struct row {
     char label[LABEL_BYTES];
-    size_t label_w; /* display width of label */
-    size_t indent;  /* display width of the tree prefix */
-    char value[32]; /* "" when the row has no value; the mean with two columns */
+    size_t label_w;  /* display width of label */
+    size_t indent;   /* display width of the tree prefix */
+    char value[32];  /* "" when the row has no value; the mean with two columns */
     char value2[32]; /* the max with two columns, else "" */
 } row;
 
@@ -66,7 +66,7 @@ typedef struct emitter {
     const sp_tree *tree;
     const sp_figures *fig; /* per-rank figures (two columns) */
     bool two;              /* mean and max columns */
-    size_t *subtree; /* nodes in the subtree of each node, itself included */
+    size_t *subtree;       /* nodes in the subtree of each node, itself included */
     row *rows;
     size_t nrows, cap;
     size_t node_rows; /* rows that show a node (the capped quantity) */
@@ -77,8 +77,7 @@ typedef struct emitter {
 
 /* Append a row: prefix for `level` ("", "└─ ", "│ └─ ", ...), then text, then
  * the value(s) (NULL: none). */
-static void add_row(emitter *e, int level, const char *text, const char *value,
-                    const char *value2)
+static void add_row(emitter *e, int level, const char *text, const char *value, const char *value2)
 {
     if (e->nrows == e->cap) {
         size_t cap = e->cap ? 2 * e->cap : 64;
@@ -108,8 +107,8 @@ static void add_row(emitter *e, int level, const char *text, const char *value,
 }
 
 /* A row of a node's time: one column (the seed's), or mean and max. */
-static void add_time_row(emitter *e, int level, const char *text, double one_s,
-                         const sp_fig *fig, sp_fig_kind kind)
+static void add_time_row(emitter *e, int level, const char *text, double one_s, const sp_fig *fig,
+                         sp_fig_kind kind)
 {
     char a[32], b[32];
     if (!e->two) {
@@ -295,7 +294,8 @@ static int print_table(FILE *out, const emitter *e, const char *title)
     size_t col1 = sizeof head_name - 1, col2 = strlen(head) + 2;
     for (size_t i = 0; i < e->nrows; i++) {
         const row *r = &e->rows[i];
-        size_t vw = strlen(r->value) + (r->value2[0] ? w1 - strlen(r->value) + 2 + strlen(r->value2) : 0);
+        size_t vw =
+            strlen(r->value) + (r->value2[0] ? w1 - strlen(r->value) + 2 + strlen(r->value2) : 0);
         if (r->label_w > col1)
             col1 = r->label_w;
         if (r->indent + vw > col2)
@@ -494,7 +494,8 @@ int sp_print_summary(sp_run *run, const char *path, FILE *out)
 
     char title[96], ranks[64];
     if (fig->nranks > 1)
-        snprintf(title, sizeof title, "time per rank, %s", sp_figures_ranks_text(fig, ranks, sizeof ranks));
+        snprintf(title, sizeof title, "time per rank, %s",
+                 sp_figures_ranks_text(fig, ranks, sizeof ranks));
     else
         snprintf(title, sizeof title, "time per thread");
     rc = e.oom ? SP_ENOMEM : print_table(out, &e, fig->two_columns ? title : NULL);

@@ -133,11 +133,12 @@ static int write_chart(plot_opts *po, const char *prefix, const char *name, sp__
         return rc;
     }
     size_t nlanes = 0, hidden = kind == SP__CHART_TIMELINE
-                                    ? sp__chart_timeline_hidden(job, po->w, h, &nlanes) : 0;
+                                    ? sp__chart_timeline_hidden(job, po->w, h, &nlanes)
+                                    : 0;
     if (hidden) /* never silently: the chart names the ranks too */
         fprintf(stderr,
                 SP_CLI_NAME ": plot: %s: %zu of %zu timeline lanes did not fit %.0f px; draw "
-                "taller (--size %.0fxH) or choose ranks (--ranks)\n",
+                            "taller (--size %.0fxH) or choose ranks (--ranks)\n",
                 path, hidden, nlanes, h, po->w);
     printf("%s\n", path);
     char **grown = realloc(po->written, (po->nwritten + 1) * sizeof *grown);

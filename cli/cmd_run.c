@@ -129,8 +129,8 @@ static int program_index(int argc, char **argv)
  * explicit "--", which says they are meant for the program). */
 static void warn_late_options(int argc, char **argv, int prog)
 {
-    static const char *const ours[] = {"-o", "--output", "-a", "--all", "-m", "--mode",
-                                       "--hz", "-q", "--quiet"};
+    static const char *const ours[] = {"-o",     "--output", "-a", "--all",  "-m",
+                                       "--mode", "--hz",     "-q", "--quiet"};
     if (prog > 1 && strcmp(argv[prog - 1], "--") == 0)
         return;
     char found[256] = "";
@@ -149,8 +149,9 @@ static void warn_late_options(int argc, char **argv, int prog)
     if (n)
         fprintf(stderr,
                 SP_CLI_NAME ": run: warning: %s come%s after PROGRAM, so %s passed to %s, not "
-                "to run; put run's options first: " SP_CLI_NAME " run [OPTIONS] PROGRAM "
-                "[ARGS...]\n",
+                            "to run; put run's options first: " SP_CLI_NAME
+                            " run [OPTIONS] PROGRAM "
+                            "[ARGS...]\n",
                 found, strchr(found, ',') ? "" : "s", strchr(found, ',') ? "they are" : "it is",
                 argv[prog]);
 }

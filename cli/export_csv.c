@@ -138,9 +138,9 @@ static int tree_body(const sp_run *run, FILE *f, const void *ctx)
         sp__csv_str(f, run->region_names[t->region]);
         fputc(',', f);
         kind_cols(f, run, t->region);
-        fprintf(f, ",%" PRIu64 ",%.6g,%.9f,%.9f,%.9f,%.9f,%.9f\n", t->calls,
-                fg->node_calls[n].mean, fg->node_incl[n].mean_s, fg->node_incl[n].max_s,
-                fg->node_own[n].mean_s, fg->node_incl[n].sum_s, fg->node_own[n].sum_s);
+        fprintf(f, ",%" PRIu64 ",%.6g,%.9f,%.9f,%.9f,%.9f,%.9f\n", t->calls, fg->node_calls[n].mean,
+                fg->node_incl[n].mean_s, fg->node_incl[n].max_s, fg->node_own[n].mean_s,
+                fg->node_incl[n].sum_s, fg->node_own[n].sum_s);
     }
     sp_figures_free(fg);
     return 0;

@@ -35,8 +35,8 @@
 #include "sp_analysis_internal.h"
 #include "sp_colors.h"
 #include "sp_diff.h"
-#include "sp_figures.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
 static int64_t run_t0(const sp_run *run)
 {

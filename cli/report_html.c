@@ -143,13 +143,15 @@ static int charts(sp__report *r, FILE *f)
     double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
     size_t nlanes = 0, hidden = sp__chart_timeline_hidden(&job, 1200, th, &nlanes);
     if (hidden)
-        fprintf(f, "<p class=\"note\">%zu of %zu lanes (rank, thread) did not fit the chart; "
-                   "its last line names their ranks: write a report of those ranks with "
-                   "<code>--ranks</code>, or see every lane in the viewer.</p>\n",
+        fprintf(f,
+                "<p class=\"note\">%zu of %zu lanes (rank, thread) did not fit the chart; "
+                "its last line names their ranks: write a report of those ranks with "
+                "<code>--ranks</code>, or see every lane in the viewer.</p>\n",
                 hidden, nlanes);
     else
-        fprintf(f, "<p class=\"hint\">All %zu rank%s, %zu lane%s (one per rank and "
-                   "thread).</p>\n",
+        fprintf(f,
+                "<p class=\"hint\">All %zu rank%s, %zu lane%s (one per rank and "
+                "thread).</p>\n",
                 fg->nranks, fg->nranks == 1 ? "" : "s", nlanes, nlanes == 1 ? "" : "s");
     int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200, th);
     if (!rc) {
@@ -173,8 +175,9 @@ static int charts(sp__report *r, FILE *f)
         fputs("<h3>Call durations</h3>\n<p class=\"hint\"><code>", f);
         sp__html(f, hot >= 0 ? run->region_names[hot] : "-");
         if (enough)
-            fprintf(f, "</code>: the region with the most own time among those with at least %d "
-                       "calls.</p>\n",
+            fprintf(f,
+                    "</code>: the region with the most own time among those with at least %d "
+                    "calls.</p>\n",
                     HIST_MIN_CALLS);
         else
             fprintf(f, "</code>: no region has %d calls; this one has the most.</p>\n",

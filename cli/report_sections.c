@@ -89,13 +89,15 @@ int sp__report_overview(sp__report *r, FILE *f)
     if (fg->two_columns) {
         fputs("<p class=\"rule\">", f);
         sp__html(f, sp_figures_rule_text(fg, rule, sizeof rule));
-        fprintf(f, " A sum over ranks appears only where it says &ldquo;sum over %zu "
-                   "ranks&rdquo;.</p>\n",
+        fprintf(f,
+                " A sum over ranks appears only where it says &ldquo;sum over %zu "
+                "ranks&rdquo;.</p>\n",
                 fg->nranks);
     }
     if (fg->nsampled) {
-        fprintf(f, "<p class=\"rule\"><span class=\"est\">~</span> marks estimates: %zu "
-                   "region%s recorded by call-stack sampling",
+        fprintf(f,
+                "<p class=\"rule\"><span class=\"est\">~</span> marks estimates: %zu "
+                "region%s recorded by call-stack sampling",
                 fg->nsampled, fg->nsampled == 1 ? "" : "s");
         if (fg->sample_period_s > 0)
             fprintf(f, " (one sample every %s of CPU time)",
@@ -103,8 +105,9 @@ int sp__report_overview(sp__report *r, FILE *f)
         fputs("; their per-call min, max, std and percentiles are not shown.</p>\n", f);
     }
     if (fg->nthrottled)
-        fprintf(f, "<p class=\"rule\">&ge; marks lower bounds: tracing stopped for %zu very "
-                   "short, very frequent function%s.</p>\n",
+        fprintf(f,
+                "<p class=\"rule\">&ge; marks lower bounds: tracing stopped for %zu very "
+                "short, very frequent function%s.</p>\n",
                 fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
     int rc = sp__report_warnings(run, f);
     fputs("</section>\n", f);
@@ -148,7 +151,11 @@ static void fig_cell(FILE *f, double s, sp_fig_kind k)
 static void calls_cell(FILE *f, double v, const char *text, sp_fig_kind k)
 {
     char t[64];
-    snprintf(t, sizeof t, "%s%s", k == SP_FIG_ESTIMATE ? "~" : k == SP_FIG_LOWER_BOUND ? "\xe2\x89\xa5" : "", text);
+    snprintf(t, sizeof t, "%s%s",
+             k == SP_FIG_ESTIMATE      ? "~"
+             : k == SP_FIG_LOWER_BOUND ? "\xe2\x89\xa5"
+                                       : "",
+             text);
     if (k == SP_FIG_EXACT)
         fprintf(f, "<td data-v=\"%.12g\">", v);
     else
@@ -176,10 +183,11 @@ void sp__report_regions(const sp__report *r, FILE *f)
     fputs("<section id=\"regions\"><h2>Regions</h2>\n<p class=\"hint\">", f);
     if (two) {
         sp__html(f, sp_figures_rule_text(fg, rule, sizeof rule));
-        fprintf(f, " Calls, Total and Own are per rank (Total: the mean, Slowest: the largest "
-                   "rank's); Mean, Min, Max, Std and the percentiles are of one call, over every "
-                   "call. Imbalance = max / mean of the per-rank totals. The last column is the "
-                   "sum over %zu ranks.",
+        fprintf(f,
+                " Calls, Total and Own are per rank (Total: the mean, Slowest: the largest "
+                "rank's); Mean, Min, Max, Std and the percentiles are of one call, over every "
+                "call. Imbalance = max / mean of the per-rank totals. The last column is the "
+                "sum over %zu ranks.",
                 fg->nranks);
     } else {
         fputs("Own = exclusive time (without the calls nested inside); Mean, Min, Max, Std and "
@@ -226,7 +234,8 @@ void sp__report_regions(const sp__report *r, FILE *f)
             fig_cell(f, st->own_s, k);
         }
         fig_cell(f, st->mean_s, k);
-        const double per_call[6] = {st->min_s, st->max_s, st->std_s, st->p50_s, st->p95_s, st->p99_s};
+        const double per_call[6] = {st->min_s, st->max_s, st->std_s,
+                                    st->p50_s, st->p95_s, st->p99_s};
         for (int c = 0; c < 6; c++) {
             if (k == SP_FIG_ESTIMATE) /* resolution: the sampling period */
                 fputs("<td data-v=\"0\" class=\"est\" title=\"not shown for sampled regions: "
@@ -294,8 +303,9 @@ void sp__report_ranks(const sp__report *r, FILE *f)
     }
     fputs("</tbody></table>\n", f);
     if (left_out)
-        fprintf(f, "<p class=\"note\">%zu of %zu ranks left out by the rank selection "
-                   "(--ranks); every figure of this report covers the %zu shown.</p>\n",
+        fprintf(f,
+                "<p class=\"note\">%zu of %zu ranks left out by the rank selection "
+                "(--ranks); every figure of this report covers the %zu shown.</p>\n",
                 left_out, run->nranks, run->nranks - left_out);
     fputs("</section>\n", f);
 }

@@ -30,10 +30,10 @@
 #include "sp_figures.h"
 
 #define MAX_SHOWN 10
-#define MIN_SHARE 0.005      /* of the wall-clock span */
-#define FEW_MIN_CALLS 20     /* "a few slow calls" needs enough calls */
-#define FEW_SHARE 0.5        /* ... and the slowest 1 % to take half the time */
-#define RECORD_COST_S 20e-9  /* per recorded call (README: ~21 ns) */
+#define MIN_SHARE 0.005     /* of the wall-clock span */
+#define FEW_MIN_CALLS 20    /* "a few slow calls" needs enough calls */
+#define FEW_SHARE 0.5       /* ... and the slowest 1 % to take half the time */
+#define RECORD_COST_S 20e-9 /* per recorded call (README: ~21 ns) */
 
 typedef struct warning {
     double impact_s; /* per rank */
@@ -277,8 +277,7 @@ int sp__report_warnings(const sp_run *run, FILE *f)
     for (size_t i = 0; i < ws.n && i < MAX_SHOWN; i++)
         fputs(ws.w[i].html, f);
     if (ws.n > MAX_SHOWN)
-        fprintf(f, "<li>&hellip; and %zu more findings with less impact</li>\n",
-                ws.n - MAX_SHOWN);
+        fprintf(f, "<li>&hellip; and %zu more findings with less impact</li>\n", ws.n - MAX_SHOWN);
     if (ws.n == 0)
         fputs("<li class=\"ok\">None: no MPI call, imbalance or slow call accounts for 0.5% of "
               "the wall-clock span, no region with more than 100000 calls under 1 &micro;s "

@@ -12,8 +12,8 @@
 #include <strings.h>
 
 #include "sp_diff.h"
-#include "tui.h"
 #include "sp_figures.h"
+#include "tui.h"
 
 static bool matches(const char *name, const char *filter)
 {

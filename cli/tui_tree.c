@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui.h"
 #include "sp_figures.h"
+#include "tui.h"
 
 int sp__tui_tree_init(sp__tui *t)
 {

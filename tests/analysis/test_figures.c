@@ -18,8 +18,7 @@ static int32_t node_of(const sp_run *run, const char *path0, const char *path1)
         const sp_tree_node *nd = &run->tree.nodes[n];
         if (!path1 && nd->depth == 1 && nd->region == g0)
             return (int32_t)n;
-        if (path1 && nd->depth == 2 && nd->region == g1 &&
-            run->tree.nodes[nd->parent].region == g0)
+        if (path1 && nd->depth == 2 && nd->region == g1 && run->tree.nodes[nd->parent].region == g0)
             return (int32_t)n;
     }
     return -1;
@@ -30,11 +29,11 @@ static int32_t node_of(const sp_run *run, const char *path0, const char *path1)
 static sp_run *three_ranks(void)
 {
     tb_call c[] = {
-        {0, 0, "main", 0, 30 * MS},     {0, 0, "work", 1 * MS, 11 * MS},
+        {0, 0, "main", 0, 30 * MS},       {0, 0, "work", 1 * MS, 11 * MS},
         {0, 0, "work", 12 * MS, 22 * MS}, {0, 0, "io", 23 * MS, 29 * MS},
-        {1, 0, "main", 0, 20 * MS},     {1, 0, "work", 1 * MS, 6 * MS},
+        {1, 0, "main", 0, 20 * MS},       {1, 0, "work", 1 * MS, 6 * MS},
         {1, 0, "work", 7 * MS, 12 * MS},  {2, 0, "main", 0, 10 * MS},
-        {2, 0, "work", 1 * MS, 3 * MS},  {2, 0, "work", 4 * MS, 6 * MS},
+        {2, 0, "work", 1 * MS, 3 * MS},   {2, 0, "work", 4 * MS, 6 * MS},
     };
     sp_run *run = tb_build(c, sizeof c / sizeof *c, 3, 1);
     if (run)
@@ -120,7 +119,7 @@ static void test_threads_of_a_rank(void)
 {
     /* one rank, worker on 4 threads at once (10, 12, 14, 16 ms) */
     tb_call c[] = {
-        {0, 0, "main", 0, 20 * MS},   {0, 0, "worker", 1 * MS, 11 * MS},
+        {0, 0, "main", 0, 20 * MS},        {0, 0, "worker", 1 * MS, 11 * MS},
         {0, 1, "worker", 1 * MS, 13 * MS}, {0, 2, "worker", 1 * MS, 15 * MS},
         {0, 3, "worker", 1 * MS, 17 * MS},
     };
@@ -197,8 +196,8 @@ static void test_estimates_marked(void)
     ASSERT(row);
     char line[256];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(row + 1, "\n"), row + 1);
-    ASSERT_MSG(strstr(line, "~2") && strstr(line, "~0.017000") && strstr(line, "-  "),
-               "row: %s", line);
+    ASSERT_MSG(strstr(line, "~2") && strstr(line, "~0.017000") && strstr(line, "-  "), "row: %s",
+               line);
     ASSERT_CONTAINS(text, "every 2 ms of CPU time");
     free(text);
     sp_run_free(run);
@@ -251,8 +250,8 @@ static void test_colors_apart(void)
 static void test_colors_shared_by_runs(void)
 {
     tb_call a[] = {{0, 0, "solve", 0, 10 * MS}, {0, 0, "io", 11 * MS, 12 * MS}};
-    tb_call b[] = {{0, 0, "solve", 0, 1 * MS}, {0, 0, "io", 2 * MS, 30 * MS},
-                   {0, 0, "new", 31 * MS, 32 * MS}};
+    tb_call b[] = {
+        {0, 0, "solve", 0, 1 * MS}, {0, 0, "io", 2 * MS, 30 * MS}, {0, 0, "new", 31 * MS, 32 * MS}};
     sp_run *ra = tb_build(a, 2, 1, 1), *rb = tb_build(b, 3, 1, 1);
     ASSERT(ra && rb);
     const sp_run *both[2] = {ra, rb};
