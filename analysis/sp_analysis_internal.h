@@ -72,6 +72,10 @@ char *sp__display_dup(const char *s);
 /* Write s followed by spaces up to `width` display columns. */
 void sp__put_padded(FILE *out, const char *s, size_t width);
 
+/* Write text wrapped at `width` columns (on spaces; "\n" starts a new
+ * line), each line ending in "\n". */
+void sp__put_wrapped(FILE *out, const char *text, size_t width);
+
 /* Write n copies of the UTF-8 string s. */
 void sp__put_repeat(FILE *out, const char *s, size_t n);
 

@@ -8,6 +8,18 @@
  *
  * Names are left-aligned (by display width), numbers right-aligned, every
  * column as wide as its widest cell. No caps: this is the full listing.
+ *
+ * Several ranks (or a region on several threads of a rank): the rank rule
+ * of sp_figures.h. calls, total and own are per rank (calls as a range over
+ * the ranks, total and own the mean over the ranks, with the slowest rank's
+ * total beside); the per-call columns (mean, min, max, std, p95 of one
+ * call's duration) cover every call:
+ *
+ *   region  calls/rank  total/rank [s]  slowest rank [s]  own/rank [s]  call mean [s] ...
+ *
+ * Estimates (sampled regions) read "~"; their per-call min, max, std and
+ * p95 print "-" (their resolution is the sampling period, stated below the
+ * table). Lower bounds (throttled functions) read ">=".
  */
 #include "sp_analysis.h"
 #include "sp_analysis_internal.h"
@@ -16,29 +28,54 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_figures.h"
 
 #define NAME_COLS 80 /* longer region names end in "…" */
 #define NCOLS 8
 
 static const char *const col_head[NCOLS] = {"calls",   "total [s]", "own [s]", "mean [s]",
                                             "min [s]", "max [s]",   "std [s]", "p95 [s]"};
+#define NCOLS2 9
+static const char *const col_head2[NCOLS2] = {"calls/rank",   "total/rank [s]", "slowest rank [s]",
+                                              "own/rank [s]", "call mean [s]",  "call min [s]",
+                                              "call max [s]", "call std [s]",   "call p95 [s]"};
 
-static void format_cells(const sp_stats *st, char cells[NCOLS][32])
+/* The cells of region g: NCOLS (one rank) or NCOLS2 (the rank rule). */
+static int format_cells(const sp_run *run, const sp_figures *fig, int32_t g, char cells[][32])
 {
-    const double v[NCOLS] = {0,         st->total_s, st->own_s, st->mean_s,
-                             st->min_s, st->max_s,   st->std_s, st->p95_s};
-    snprintf(cells[0], 32, "%llu", (unsigned long long)st->calls);
-    for (int c = 1; c < NCOLS; c++)
-        snprintf(cells[c], 32, "%.6f", v[c]);
+    const sp_stats *st = &run->regions[g].all;
+    sp_fig_kind kind = sp_region_fig_kind(run, g);
+    int c = 0;
+    if (fig->two_columns) {
+        sp_fig_format_calls_range(&fig->region_calls[g], kind, cells[c++], 32);
+        sp_fig_format_s(fig->region_total[g].mean_s, kind, cells[c++], 32);
+        sp_fig_format_s(fig->region_total[g].max_s, kind, cells[c++], 32);
+        sp_fig_format_s(fig->region_own[g].mean_s, kind, cells[c++], 32);
+    } else {
+        sp_fig_format_calls(st->calls, kind, cells[c++], 32);
+        sp_fig_format_s(st->total_s, kind, cells[c++], 32);
+        sp_fig_format_s(st->own_s, kind, cells[c++], 32);
+    }
+    sp_fig_format_s(st->mean_s, kind, cells[c++], 32);
+    const double v[4] = {st->min_s, st->max_s, st->std_s, st->p95_s};
+    for (int k = 0; k < 4; k++, c++) {
+        if (kind == SP_FIG_ESTIMATE) /* resolution: the sampling period */
+            snprintf(cells[c], 32, "-");
+        else
+            sp_fig_format_s(v[k], kind == SP_FIG_LOWER_BOUND ? SP_FIG_EXACT : kind, cells[c], 32);
+    }
+    return c;
 }
 
-static void print_facts(const sp_run *run, FILE *out)
+static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
 {
     uint64_t calls = 0;
     size_t threads = 0;
+    char ranks[64];
     for (size_t r = 0; r < run->nranks; r++) {
         calls += run->ranks[r].ncalls;
-        threads += run->ranks[r].nthreads;
+        if (!run->ranks[r].excluded)
+            threads += run->ranks[r].nthreads;
     }
     char *path = run->source_path ? sp__display_dup(run->source_path) : NULL;
     fprintf(out, "File:      %s\n", path ? path : "(in memory)");
@@ -47,15 +84,19 @@ static void print_facts(const sp_run *run, FILE *out)
     if (run->schema_version > 0) /* 0: built in memory, never a file */
         fprintf(out, ", schema %d", run->schema_version);
     fputc('\n', out);
-    fprintf(out, "Ranks:     %zu\n", run->nranks);
+    if (fig->nranks == fig->nranks_file)
+        fprintf(out, "Ranks:     %zu\n", fig->nranks);
+    else
+        fprintf(out, "Ranks:     %zu of %zu (selected)\n", fig->nranks, fig->nranks_file);
+    (void)ranks;
     if (threads)
-        fprintf(out, "Threads:   %zu (all ranks)\n", threads);
+        fprintf(out, "Threads:   %zu (%s)\n", threads,
+                fig->nranks == 1 ? "the rank" : "all ranks shown");
     fprintf(out, "Regions:   %zu\n", run->nregions);
     fprintf(out, "Calls:     %llu\n", (unsigned long long)calls);
-    int64_t t0, t1;
-    if (sp_run_time_span(run, &t0, &t1) == 0)
-        fprintf(out, "Wall time: %.6f s (first call start to last call end)\n",
-                (double)(t1 - t0) * 1e-9);
+    if (fig->has_span)
+        fprintf(out, "Wall time: %.6f s (wall-clock span: first call start to last call end%s)\n",
+                fig->span_s, fig->nranks > 1 ? ", all ranks" : "");
     if (run->meta.n) {
         size_t kw = 0;
         for (size_t i = 0; i < run->meta.n; i++) {
@@ -77,32 +118,35 @@ static void print_facts(const sp_run *run, FILE *out)
     fputc('\n', out);
 }
 
-static void print_table(const sp_run *run, const int32_t *ids, size_t n, FILE *out)
+static void print_table(const sp_run *run, const sp_figures *fig, const int32_t *ids, size_t n,
+                        FILE *out)
 {
-    size_t name_w = strlen("region"), w[NCOLS];
-    char name[NAME_COLS * 4 + 4], cells[NCOLS][32];
-    for (int c = 0; c < NCOLS; c++)
-        w[c] = strlen(col_head[c]);
+    int ncols = fig->two_columns ? NCOLS2 : NCOLS;
+    const char *const *head = fig->two_columns ? col_head2 : col_head;
+    size_t name_w = strlen("region"), w[NCOLS2];
+    char name[NAME_COLS * 4 + 4], cells[NCOLS2][32];
+    for (int c = 0; c < ncols; c++)
+        w[c] = strlen(head[c]);
     for (size_t i = 0; i < n; i++) { /* pass 1: column widths */
         const sp_run_region *reg = &run->regions[ids[i]];
         size_t nw = sp__label_copy(name, sizeof name, reg->name, NAME_COLS);
         if (nw > name_w)
             name_w = nw;
-        format_cells(&reg->all, cells);
-        for (int c = 0; c < NCOLS; c++)
+        format_cells(run, fig, ids[i], cells);
+        for (int c = 0; c < ncols; c++)
             if (strlen(cells[c]) > w[c])
                 w[c] = strlen(cells[c]);
     }
     sp__put_padded(out, "region", name_w);
-    for (int c = 0; c < NCOLS; c++)
-        fprintf(out, "  %*s", (int)w[c], col_head[c]);
+    for (int c = 0; c < ncols; c++)
+        fprintf(out, "  %*s", (int)w[c], head[c]);
     fputc('\n', out);
     for (size_t i = 0; i < n; i++) { /* pass 2: rows */
         const sp_run_region *reg = &run->regions[ids[i]];
         sp__label_copy(name, sizeof name, reg->name, NAME_COLS);
         sp__put_padded(out, name, name_w);
-        format_cells(&reg->all, cells);
-        for (int c = 0; c < NCOLS; c++)
+        format_cells(run, fig, ids[i], cells);
+        for (int c = 0; c < ncols; c++)
             fprintf(out, "  %*s", (int)w[c], cells[c]);
         fputc('\n', out);
     }
@@ -185,11 +229,16 @@ int sp_print_inspect(sp_run *run, sp_sort_key key, const sp_region_filter *f, FI
     long n = sp_run_sorted_regions(run, key, f, &ids);
     if (n < 0)
         return SP_ENOMEM; /* analyzed already: allocation is all that can fail */
-    print_facts(run, out);
+    sp_figures *fig = sp_figures_new(run);
+    if (!fig) {
+        free(ids);
+        return SP_ENOMEM;
+    }
+    print_facts(run, fig, out);
     if (n == 0)
         fputs(run->nregions ? "(no region matches the filter)\n" : "(no regions)\n", out);
     else
-        print_table(run, ids, (size_t)n, out);
+        print_table(run, fig, ids, (size_t)n, out);
     if ((size_t)n < run->nregions)
         fprintf(out, "\n%ld of %zu regions shown (filtered).\n", n, run->nregions);
     print_recursion_note(run, ids, (size_t)n, out);
@@ -202,9 +251,39 @@ int sp_print_inspect(sp_run *run, sp_sort_key key, const sp_region_filter *f, FI
             free(name);
         }
     }
-    fputs("\nDurations are in seconds, over all ranks and threads. own: exclusive time "
-          "(without nested regions).\n",
-          out);
+    char rule[512], note[1600];
+    size_t o = 0;
+    if (fig->two_columns)
+        o += (size_t)snprintf(
+            note + o, sizeof note - o,
+            "\nDurations are in seconds. %s calls/rank: calls of one rank (a range when ranks "
+            "differ); total/rank and own/rank: the mean over the ranks; slowest rank: the "
+            "largest rank's total; call mean, min, max, std, p95: of one call's duration, over "
+            "every call. own: exclusive time (without nested regions). Sums over the %zu "
+            "ranks: export csv (regions.csv, columns *_sum_ranks_s).\n",
+            sp_figures_rule_text(fig, rule, sizeof rule), fig->nranks);
+    else
+        o += (size_t)snprintf(note + o, sizeof note - o,
+                              "\nDurations are in seconds. own: exclusive time (without nested "
+                              "regions).\n");
+    if (fig->nsampled && o < sizeof note) {
+        char period[64] = "";
+        if (fig->sample_period_s > 0)
+            snprintf(period, sizeof period, " taken every %.3g ms of CPU time",
+                     fig->sample_period_s * 1e3);
+        o += (size_t)snprintf(note + o, sizeof note - o,
+                              "Sampled (~): %zu region%s estimated from call-stack samples%s; "
+                              "per-call min, max, std and p95 are not shown (their resolution "
+                              "is the sampling period).\n",
+                              fig->nsampled, fig->nsampled == 1 ? "" : "s", period);
+    }
+    if (fig->nthrottled && o < sizeof note)
+        snprintf(note + o, sizeof note - o,
+                 "Throttled (>=): tracing stopped for %zu very short, very frequent function%s; "
+                 "calls and times are lower bounds.\n",
+                 fig->nthrottled, fig->nthrottled == 1 ? "" : "s");
+    sp__put_wrapped(out, note, 100);
+    sp_figures_free(fig);
     free(ids);
     if (fflush(out) != 0 || ferror(out))
         return sp__error(SP_EIO, "cannot write the inspect listing");

@@ -185,7 +185,8 @@ int sp_run_keep_ranks(sp_run *run, const bool *keep)
                              .clock_offset_err_ns = rk->clock_offset_err_ns,
                              .meta = rk->meta,
                              .nthreads = rk->nthreads,
-                             .threads = rk->threads};
+                             .threads = rk->threads,
+                             .excluded = 1};
         rk->meta = (sp_kvlist){0};
         rk->nthreads = 0;
         rk->threads = NULL;

@@ -237,3 +237,27 @@ char *sp__display_dup(const char *s)
         sp__label_copy(d, size, s, SIZE_MAX);
     return d;
 }
+
+void sp__put_wrapped(FILE *out, const char *text, size_t width)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, "\n"), cut = len;
+        if (len > width) {
+            cut = width;
+            while (cut > 0 && p[cut] != ' ')
+                cut--;
+            if (cut == 0)
+                cut = width;
+        }
+        fprintf(out, "%.*s\n", (int)cut, p);
+        p += cut;
+        if (cut == len) { /* the whole line: step over its "\n" */
+            if (*p == '\n')
+                p++;
+        } else {
+            while (*p == ' ')
+                p++;
+        }
+    }
+}

@@ -31,7 +31,8 @@ static const char plot_usage[] =
     "  -f, --format FMT     png (default), svg or pdf\n"
     "  -s, --size WxH       chart size in pixels / points (default: 1200 wide, up to\n"
     "                       700 high: charts with few rows get just the height\n"
-    "                       they need)\n"
+    "                       they need; the timeline and heat map grow to show\n"
+    "                       every rank, and say which lanes did not fit otherwise)\n"
     "  -r, --ranks LIST     only these ranks, e.g. 0-3,5\n"
     "  -i, --include RE     only regions whose name matches RE (POSIX extended)\n"
     "  -e, --exclude RE     leave out regions whose name matches RE\n"
@@ -99,6 +100,8 @@ static int draw_cb(cairo_t *cr, double w, double h, void *data)
     return sp__chart_draw(cr, w, h, c->kind, c->job);
 }
 
+#define TALL_MAX_H 6000.0
+
 typedef struct plot_opts {
     const char *dir;
     sp_plot_format fmt;
@@ -118,12 +121,25 @@ static int write_chart(plot_opts *po, const char *prefix, const char *name, sp__
     if (!path)
         return sp__error(SP_ENOMEM, "out of memory");
     draw_ctx ctx = {kind, job};
-    double h = po->fit ? sp__chart_fit_height(kind, job, po->w, po->h) : po->h;
+    /* Without --size, charts with a row per rank or lane grow to show every
+     * one (up to TALL_MAX_H; beyond, the timeline names what it left out). */
+    double max_h = po->h;
+    if (po->fit && (kind == SP__CHART_TIMELINE || kind == SP__CHART_HEATMAP))
+        max_h = TALL_MAX_H;
+    double h = po->fit ? sp__chart_fit_height(kind, job, po->w, max_h) : po->h;
     int rc = sp_plot_export(path, po->fmt, po->w, h, draw_cb, &ctx);
     if (rc) {
         free(path);
         return rc;
     }
+    size_t nlanes = 0, hidden = kind == SP__CHART_TIMELINE
+                                    ? sp__chart_timeline_hidden(job, po->w, h, &nlanes)
+                                    : 0;
+    if (hidden) /* never silently: the chart names the ranks too */
+        fprintf(stderr,
+                SP_CLI_NAME ": plot: %s: %zu of %zu timeline lanes did not fit %.0f px; draw "
+                            "taller (--size %.0fxH) or choose ranks (--ranks)\n",
+                path, hidden, nlanes, h, po->w);
     printf("%s\n", path);
     char **grown = realloc(po->written, (po->nwritten + 1) * sizeof *grown);
     if (!grown) {

@@ -36,6 +36,8 @@ static const char run_usage[] =
     "-m MODULE) runs under Debian's python3 with the scope_profiler module: every\n"
     "Python function call is traced (\"<module>.<qualname>\"); the standard\n"
     "library and site-packages are skipped unless --all.\n\n"
+    "run's options go before PROGRAM: everything after it is passed to PROGRAM\n"
+    "(run warns when its own options follow PROGRAM; after \"--\" it does not).\n\n"
     "Options:\n"
     "  -o, --output FILE  the HDF5 file to write (default profiling_data.h5)\n"
     "  -a, --all          keep frames of libc, the loader and system libraries\n"
@@ -126,6 +128,39 @@ static int program_index(int argc, char **argv)
     return argc;
 }
 
+/* Python's `scope-profiler run script.py -o x.h5 --all` (the tutorial's
+ * order) takes run's options anywhere; here everything after PROGRAM is the
+ * program's. Say so when run's own options follow PROGRAM (not after an
+ * explicit "--", which says they are meant for the program). */
+static void warn_late_options(int argc, char **argv, int prog)
+{
+    static const char *const ours[] = {"-o",     "--output", "-a", "--all",  "-m",
+                                       "--mode", "--hz",     "-q", "--quiet"};
+    if (prog > 1 && strcmp(argv[prog - 1], "--") == 0)
+        return;
+    char found[256] = "";
+    size_t n = 0;
+    for (int i = prog + 1; i < argc; i++) {
+        for (size_t k = 0; k < sizeof ours / sizeof *ours; k++) {
+            size_t len = strlen(ours[k]);
+            if (strncmp(argv[i], ours[k], len) != 0 ||
+                (argv[i][len] != '\0' && !(argv[i][1] == '-' && argv[i][len] == '=')))
+                continue;
+            n += (size_t)snprintf(found + n, n < sizeof found ? sizeof found - n : 0, "%s%s",
+                                  n ? ", " : "", argv[i]);
+            break;
+        }
+    }
+    if (n)
+        fprintf(stderr,
+                SP_CLI_NAME ": run: warning: %s come%s after PROGRAM, so %s passed to %s, not "
+                            "to run; put run's options first: " SP_CLI_NAME
+                            " run [OPTIONS] PROGRAM "
+                            "[ARGS...]\n",
+                found, strchr(found, ',') ? "" : "s", strchr(found, ',') ? "they are" : "it is",
+                argv[prog]);
+}
+
 int sp__cmd_run(int argc, char **argv)
 {
     static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
@@ -177,6 +212,7 @@ int sp__cmd_run(int argc, char **argv)
         return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
     if (prog >= argc)
         return sp__cli_usage_error(argv[0], "missing PROGRAM");
+    warn_late_options(argc, argv, prog);
 
     /* A Python script or interpreter: the Python module traces it (run_python.c). */
     if (sp__run_is_python(argv[prog]))

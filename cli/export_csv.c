@@ -2,14 +2,26 @@
 /*
  * export_csv.c - `export csv`: a directory of CSV files (RFC 4180, UTF-8,
  * header row, "\n" line ends):
- *   regions.csv    region statistics over all ranks (seconds)
+ *   regions.csv    region statistics (seconds) under the rank rule
+ *                  (analysis/sp_figures.h): total_s and own_s per rank (the
+ *                  mean over the ranks), total_max_rank_s the slowest rank;
+ *                  sums over the ranks only in the *_sum_ranks_s columns;
+ *                  calls (every rank) and calls_per_rank; per-call mean,
+ *                  min, max, std, p50, p95, p99 over every call
  *   per_rank.csv   the same per (region, rank), for ranks with calls
  *   calls.csv      every call: rank, thread, region, start/end (ns, the
  *                  rank's own clock; add clock_offset_ns of metadata.csv's
  *                  rank rows to align ranks), depth, parent (row index of
  *                  the enclosing call within the same rank, -1 = none)
- *   call_tree.csv  the merged call tree (inclusive/own seconds per path)
+ *   call_tree.csv  the merged call tree: per call path, calls per rank,
+ *                  inclusive and own seconds per rank (mean, the slowest
+ *                  rank's, and the sum over the ranks)
  *   metadata.csv   run metadata, then per-rank facts as "rankN.key"
+ * One depth convention everywhere: 0 = a top-level call; a parent of -1 =
+ * none (top level). estimated = 1: calls and times are estimates from
+ * call-stack samples (min, max, std and percentiles left empty: their
+ * resolution is the sampling period); lower_bound = 1: tracing was
+ * throttled, calls and times are lower bounds.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,19 +30,36 @@
 #include "sp_analysis.h"
 #include "sp_diff.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
-static void stats_cols(FILE *f, const sp_stats *st)
+/* The estimated and lower_bound columns of region g. */
+static void kind_cols(FILE *f, const sp_run *run, int32_t g)
 {
-    fprintf(f, "%" PRIu64 ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f,%.9f", st->calls, st->total_s,
-            st->own_s, st->mean_s, st->min_s, st->max_s, st->std_s, st->p50_s, st->p95_s,
-            st->p99_s);
+    sp_fig_kind k = sp_region_fig_kind(run, g);
+    fprintf(f, "%d,%d", k == SP_FIG_ESTIMATE, k == SP_FIG_LOWER_BOUND);
+}
+
+/* mean, min, max, std, p50, p95, p99 of one call; only the mean for an
+ * estimate (the others are empty). */
+static void call_cols(FILE *f, const sp_stats *st, sp_fig_kind k)
+{
+    fprintf(f, "%.9f", st->mean_s);
+    if (k == SP_FIG_ESTIMATE)
+        fputs(",,,,,,", f);
+    else
+        fprintf(f, ",%.9f,%.9f,%.9f,%.9f,%.9f,%.9f", st->min_s, st->max_s, st->std_s, st->p50_s,
+                st->p95_s, st->p99_s);
 }
 
 static int regions_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    fputs("region,calls,total_s,own_s,mean_s,min_s,max_s,std_s,p50_s,p95_s,p99_s,imbalance,"
-          "dropped\n",
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg)
+        return SP_ENOMEM;
+    fputs("region,estimated,lower_bound,ranks,calls,calls_per_rank,total_s,total_max_rank_s,"
+          "own_s,mean_s,min_s,max_s,std_s,p50_s,p95_s,p99_s,total_sum_ranks_s,own_sum_ranks_s,"
+          "imbalance,dropped\n",
           f);
     for (size_t g = 0; g < run->nregions; g++) {
         const sp_run_region *reg = &run->regions[g];
@@ -38,16 +67,24 @@ static int regions_body(const sp_run *run, FILE *f, const void *ctx)
             continue;
         sp__csv_str(f, reg->name);
         fputc(',', f);
-        stats_cols(f, &reg->all);
-        fprintf(f, ",%.6f,%" PRIu64 "\n", sp_region_imbalance(run, (int32_t)g), reg->dropped);
+        kind_cols(f, run, (int32_t)g);
+        fprintf(f, ",%zu,%" PRIu64 ",%.6g,%.9f,%.9f,%.9f,", fg->nranks, reg->all.calls,
+                fg->region_calls[g].mean, fg->region_total[g].mean_s, fg->region_total[g].max_s,
+                fg->region_own[g].mean_s);
+        call_cols(f, &reg->all, sp_region_fig_kind(run, (int32_t)g));
+        fprintf(f, ",%.9f,%.9f,%.6f,%" PRIu64 "\n", fg->region_total[g].sum_s,
+                fg->region_own[g].sum_s, sp_region_imbalance(run, (int32_t)g), reg->dropped);
     }
+    sp_figures_free(fg);
     return 0;
 }
 
 static int per_rank_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    fputs("region,rank,calls,total_s,own_s,mean_s,min_s,max_s,std_s,p50_s,p95_s,p99_s\n", f);
+    fputs("region,rank,estimated,lower_bound,calls,total_s,own_s,mean_s,min_s,max_s,std_s,p50_s,"
+          "p95_s,p99_s\n",
+          f);
     for (size_t g = 0; g < run->nregions; g++) {
         for (size_t r = 0; r < run->nranks; r++) {
             const sp_stats *st = &run->regions[g].per_rank[r];
@@ -55,7 +92,9 @@ static int per_rank_body(const sp_run *run, FILE *f, const void *ctx)
                 continue;
             sp__csv_str(f, run->region_names[g]);
             fprintf(f, ",%zu,", r);
-            stats_cols(f, st);
+            kind_cols(f, run, (int32_t)g);
+            fprintf(f, ",%" PRIu64 ",%.9f,%.9f,", st->calls, st->total_s, st->own_s);
+            call_cols(f, st, sp_region_fig_kind(run, (int32_t)g));
             fputc('\n', f);
         }
     }
@@ -86,13 +125,24 @@ static int calls_body(const sp_run *run, FILE *f, const void *ctx)
 static int tree_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    fputs("node,parent,depth,region,calls,inclusive_s,own_s\n", f);
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg)
+        return SP_ENOMEM;
+    fputs("node,parent,depth,region,estimated,lower_bound,calls,calls_per_rank,inclusive_s,"
+          "inclusive_max_rank_s,own_s,inclusive_sum_ranks_s,own_sum_ranks_s\n",
+          f);
     for (size_t n = 1; n < run->tree.nnodes; n++) {
         const sp_tree_node *t = &run->tree.nodes[n];
-        fprintf(f, "%zu,%d,%d,", n, (int)t->parent, (int)t->depth);
+        /* depth 0 = top level and parent -1 = none, as in calls.csv */
+        fprintf(f, "%zu,%d,%d,", n, t->parent > 0 ? (int)t->parent : -1, (int)t->depth - 1);
         sp__csv_str(f, run->region_names[t->region]);
-        fprintf(f, ",%" PRIu64 ",%.9f,%.9f\n", t->calls, t->incl_s, t->own_s);
+        fputc(',', f);
+        kind_cols(f, run, t->region);
+        fprintf(f, ",%" PRIu64 ",%.6g,%.9f,%.9f,%.9f,%.9f,%.9f\n", t->calls, fg->node_calls[n].mean,
+                fg->node_incl[n].mean_s, fg->node_incl[n].max_s, fg->node_own[n].mean_s,
+                fg->node_incl[n].sum_s, fg->node_own[n].sum_s);
     }
+    sp_figures_free(fg);
     return 0;
 }
 

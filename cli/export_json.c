@@ -12,12 +12,23 @@
  *                         "end_ns": [...], "parent": [...], "depth": [...]}}]}
  * Per-call data is columnar (one array per field) to stay compact; region
  * and thread are indices into "regions" and the rank's "threads".
+ * A region's "calls", "total_s", "own_s" ... are over every rank (its
+ * "per_rank" entries are each rank's); the figures under the rank rule
+ * (analysis/sp_figures.h) are beside them: "total_per_rank_s" (mean over
+ * the ranks), "total_max_rank_s", "own_per_rank_s", "calls_per_rank", with
+ * "estimated" (calls and times from call-stack samples), "lower_bound"
+ * (throttled tracing) and the region's "color" ("#rrggbb", as the charts).
+ * The document also gives "ranks_considered" and "wall_clock_span_s". Depth
+ * is 0 for a top-level call everywhere; a call-tree node's parent is -1 at
+ * the top level.
  */
 #include <inttypes.h>
 
 #include "export.h"
 #include "sp_analysis.h"
+#include "sp_colors.h"
 #include "sp_diff.h"
+#include "sp_figures.h"
 
 static void kv_object(FILE *f, const sp_kvlist *l)
 {
@@ -45,15 +56,28 @@ static void stats_fields(FILE *f, const sp_stats *st)
     }
 }
 
-static void regions(const sp_run *run, FILE *f)
+static void regions(const sp_run *run, const sp_figures *fg, const sp_color_map *cm, FILE *f)
 {
+    char hex[8];
     fputs("  \"regions\": [", f);
     for (size_t g = 0; g < run->nregions; g++) {
         const sp_run_region *reg = &run->regions[g];
+        sp_fig_kind k = sp_region_fig_kind(run, (int32_t)g);
         fprintf(f, "%s\n    {\"id\": %zu, \"name\": ", g ? "," : "", g);
         sp__json_str(f, reg->name);
-        fputs(", ", f);
+        fprintf(f, ", \"color\": \"%s\", \"estimated\": %s, \"lower_bound\": %s, ",
+                sp_color_hex(sp_color_map_rgb(cm, reg->name), hex),
+                k == SP_FIG_ESTIMATE ? "true" : "false",
+                k == SP_FIG_LOWER_BOUND ? "true" : "false");
         stats_fields(f, &reg->all);
+        fputs(", \"calls_per_rank\": ", f);
+        sp__json_num(f, fg->region_calls[g].mean);
+        fputs(", \"total_per_rank_s\": ", f);
+        sp__json_num(f, fg->region_total[g].mean_s);
+        fputs(", \"total_max_rank_s\": ", f);
+        sp__json_num(f, fg->region_total[g].max_s);
+        fputs(", \"own_per_rank_s\": ", f);
+        sp__json_num(f, fg->region_own[g].mean_s);
         fputs(", \"imbalance\": ", f);
         sp__json_num(f, sp_region_imbalance(run, (int32_t)g));
         fprintf(f, ", \"dropped\": %" PRIu64 ", \"per_rank\": [", reg->dropped);
@@ -67,7 +91,7 @@ static void regions(const sp_run *run, FILE *f)
     fputs("\n  ],\n", f);
 }
 
-static void tree(const sp_run *run, FILE *f)
+static void tree(const sp_run *run, const sp_figures *fg, FILE *f)
 {
     fputs("  \"call_tree\": [", f);
     for (size_t n = 1; n < run->tree.nnodes; n++) {
@@ -75,10 +99,17 @@ static void tree(const sp_run *run, FILE *f)
         fprintf(f,
                 "%s\n    {\"node\": %zu, \"parent\": %d, \"depth\": %d, \"region\": %d, "
                 "\"calls\": %" PRIu64 ", \"inclusive_s\": ",
-                n > 1 ? "," : "", n, (int)t->parent, (int)t->depth, (int)t->region, t->calls);
+                n > 1 ? "," : "", n, t->parent > 0 ? (int)t->parent : -1, (int)t->depth - 1,
+                (int)t->region, t->calls);
         sp__json_num(f, t->incl_s);
         fputs(", \"own_s\": ", f);
         sp__json_num(f, t->own_s);
+        fputs(", \"inclusive_per_rank_s\": ", f);
+        sp__json_num(f, fg->node_incl[n].mean_s);
+        fputs(", \"inclusive_max_rank_s\": ", f);
+        sp__json_num(f, fg->node_incl[n].max_s);
+        fputs(", \"own_per_rank_s\": ", f);
+        sp__json_num(f, fg->node_own[n].mean_s);
         fputc('}', f);
     }
     fputs("\n  ],\n", f);
@@ -139,15 +170,31 @@ static int json_body(const sp_run *run, FILE *f, const void *ctx)
     sp__json_str(f, run->layout);
     fprintf(f, ",\n  \"schema_version\": %d,\n  \"metadata\": ", run->schema_version);
     kv_object(f, &run->meta);
+    sp_figures *fg = sp_figures_new(run);
+    sp_color_map *cm = fg ? sp_color_map_for_run(run) : NULL;
+    if (!fg || !cm) {
+        sp_figures_free(fg);
+        return SP_ENOMEM;
+    }
     int64_t t0, t1;
     if (sp_run_time_span(run, &t0, &t1) == 0)
-        fprintf(f, ",\n  \"time_span_ns\": [%" PRId64 ", %" PRId64 "],\n", t0, t1);
+        fprintf(f, ",\n  \"time_span_ns\": [%" PRId64 ", %" PRId64 "]", t0, t1);
     else
-        fputs(",\n  \"time_span_ns\": null,\n", f);
-    regions(run, f);
-    tree(run, f);
+        fputs(",\n  \"time_span_ns\": null", f);
+    fprintf(f, ",\n  \"ranks_considered\": %zu,\n  \"wall_clock_span_s\": ", fg->nranks);
+    sp__json_num(f, fg->span_s);
+    fputs(",\n  \"sample_period_s\": ", f);
+    if (fg->sample_period_s > 0)
+        sp__json_num(f, fg->sample_period_s);
+    else
+        fputs("null", f);
+    fputs(",\n", f);
+    regions(run, fg, cm, f);
+    tree(run, fg, f);
     ranks(run, f);
     fputs("}\n", f);
+    sp_color_map_free(cm);
+    sp_figures_free(fg);
     return 0;
 }
 

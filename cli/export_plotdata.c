@@ -5,8 +5,10 @@
  *   timeline.csv    rank, thread, depth, region, start_s, end_s: every box of
  *                   the timeline / flame chart (run time: seconds since the
  *                   run's first call, after clock offsets)
- *   flame.csv       the merged call tree: node, parent, depth, region, path
- *                   ("a;b;c"), calls, inclusive_s, own_s (icicle / flame graph)
+ *   flame.csv       the merged call tree: node, parent (-1: top level),
+ *                   depth (0: top level), region, path ("a;b;c"), estimated,
+ *                   calls, inclusive_s and own_s per rank (the mean over the
+ *                   ranks), inclusive_max_rank_s (icicle / flame graph)
  *   ranks.csv       region, rank, calls, total_s, mean_s, own_s (rank bars)
  *   heatmap.csv     one row per rank, one column per region (largest total
  *                   first): total seconds (rank x region heat map)
@@ -14,7 +16,14 @@
  *                   log-spaced bins when the durations span more than two
  *                   decades (as the chart), Freedman-Diaconis bin count
  *   timeseries.csv  region, rank, start_s, duration_s (duration over time)
- *   summary.json    per-region statistics and the list of files
+ *   summary.json    the run (ranks, wall-clock span, the rank rule, sampling
+ *                   period) and per region, the most time first: its colour
+ *                   in every chart ("color": "#rrggbb", sp_colors.h), whether
+ *                   its figures are estimates, calls, total and own per
+ *                   rank (mean, and the slowest rank's total), the sum over
+ *                   the ranks, per-call mean / p50 / p95 (null for
+ *                   estimates) and the imbalance; and the list of files
+ * Depth is 0 for a top-level call in every file.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -24,8 +33,10 @@
 #include "export.h"
 #include "sp_analysis.h"
 #include "sp_analysis_internal.h"
+#include "sp_colors.h"
 #include "sp_diff.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
 static int64_t run_t0(const sp_run *run)
 {
@@ -55,13 +66,18 @@ static int timeline_body(const sp_run *run, FILE *f, const void *ctx)
 static int flame_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    fputs("node,parent,depth,region,path,calls,inclusive_s,own_s\n", f);
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg)
+        return SP_ENOMEM;
+    fputs("node,parent,depth,region,path,estimated,calls,inclusive_s,own_s,inclusive_max_rank_s\n",
+          f);
     size_t cap = 256;
     char *path = malloc(cap);
     int32_t *chain = malloc((run->tree.nnodes ? run->tree.nnodes : 1) * sizeof *chain);
     if (!path || !chain) {
         free(path);
         free(chain);
+        sp_figures_free(fg);
         return sp__error(SP_ENOMEM, "out of memory");
     }
     for (size_t k = 1; k < run->tree.nnodes; k++) {
@@ -79,20 +95,24 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
                 if (!p) {
                     free(path);
                     free(chain);
+                    sp_figures_free(fg);
                     return sp__error(SP_ENOMEM, "out of memory");
                 }
                 path = p;
             }
             len += (size_t)sprintf(path + len, "%s%s", nm, n ? ";" : "");
         }
-        fprintf(f, "%zu,%d,%d,", k, (int)t->parent, (int)t->depth);
+        fprintf(f, "%zu,%d,%d,", k, t->parent > 0 ? (int)t->parent : -1, (int)t->depth - 1);
         sp__csv_str(f, run->region_names[t->region]);
         fputc(',', f);
         sp__csv_str(f, path);
-        fprintf(f, ",%" PRIu64 ",%.9f,%.9f\n", t->calls, t->incl_s, t->own_s);
+        fprintf(f, ",%d,%" PRIu64 ",%.9f,%.9f,%.9f\n",
+                sp_region_fig_kind(run, t->region) == SP_FIG_ESTIMATE, t->calls,
+                fg->node_incl[k].mean_s, fg->node_own[k].mean_s, fg->node_incl[k].max_s);
     }
     free(path);
     free(chain);
+    sp_figures_free(fg);
     return 0;
 }
 
@@ -266,12 +286,35 @@ static const struct {
 };
 #define NFILES (sizeof files / sizeof *files)
 
+static void num_or_null(FILE *f, double v, bool null)
+{
+    if (null)
+        fputs("null", f);
+    else
+        sp__json_num(f, v);
+}
+
 static int summary_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    fputs("{\n  \"format\": \"scope-profiler-plot-data\",\n  \"version\": 1,\n  \"source\": ", f);
+    sp_figures *fg = sp_figures_new(run);
+    sp_color_map *cm = fg ? sp_color_map_for_run(run) : NULL;
+    if (!fg || !cm) {
+        sp_figures_free(fg);
+        return SP_ENOMEM;
+    }
+    char rule[512], hex[8];
+    fputs("{\n  \"format\": \"scope-profiler-plot-data\",\n  \"version\": 2,\n  \"source\": ", f);
     sp__json_str(f, run->source_path);
-    fprintf(f, ",\n  \"ranks\": %zu,\n  \"files\": {", run->nranks);
+    fprintf(f, ",\n  \"ranks\": %zu,\n  \"ranks_in_file\": %zu,\n  \"wall_clock_span_s\": ",
+            fg->nranks, fg->nranks_file);
+    sp__json_num(f, fg->span_s);
+    fputs(",\n  \"rule\": ", f);
+    sp__json_str(f, fg->two_columns ? sp_figures_rule_text(fg, rule, sizeof rule)
+                                    : "One rank: every figure is the rank's own.");
+    fputs(",\n  \"sample_period_s\": ", f);
+    num_or_null(f, fg->sample_period_s, fg->sample_period_s <= 0);
+    fputs(",\n  \"files\": {", f);
     for (size_t i = 0; i < NFILES; i++) {
         fprintf(f, "%s\n    ", i ? "," : "");
         sp__json_str(f, files[i].chart);
@@ -279,29 +322,43 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
         sp__json_str(f, files[i].name);
     }
     fputs("\n  },\n  \"regions\": [", f);
+    /* the colour map's order: the most time first */
     bool first = true;
-    for (size_t g = 0; g < run->nregions; g++) {
+    for (size_t i = 0; i < sp_color_map_count(cm); i++) {
+        const char *name = sp_color_map_name(cm, i);
+        int32_t g = sp_run_region_id(run, name);
         const sp_stats *st = &run->regions[g].all;
-        if (!st->calls)
-            continue;
+        sp_fig_kind k = sp_region_fig_kind(run, g);
+        bool est = k == SP_FIG_ESTIMATE;
         fprintf(f, "%s\n    {\"name\": ", first ? "" : ",");
         first = false;
-        sp__json_str(f, run->region_names[g]);
-        fprintf(f, ", \"calls\": %" PRIu64 ", \"total_s\": ", st->calls);
-        sp__json_num(f, st->total_s);
+        sp__json_str(f, name);
+        fprintf(f, ", \"color\": \"%s\", \"estimated\": %s, \"lower_bound\": %s",
+                sp_color_hex(sp_color_map_rgb(cm, name), hex), est ? "true" : "false",
+                k == SP_FIG_LOWER_BOUND ? "true" : "false");
+        fprintf(f, ", \"calls\": %" PRIu64 ", \"calls_per_rank\": ", st->calls);
+        sp__json_num(f, fg->region_calls[g].mean);
+        fputs(", \"total_s\": ", f);
+        sp__json_num(f, fg->region_total[g].mean_s);
+        fputs(", \"total_max_rank_s\": ", f);
+        sp__json_num(f, fg->region_total[g].max_s);
+        fputs(", \"total_sum_ranks_s\": ", f);
+        sp__json_num(f, fg->region_total[g].sum_s);
         fputs(", \"own_s\": ", f);
-        sp__json_num(f, st->own_s);
+        sp__json_num(f, fg->region_own[g].mean_s);
         fputs(", \"mean_s\": ", f);
         sp__json_num(f, st->mean_s);
         fputs(", \"p50_s\": ", f);
-        sp__json_num(f, st->p50_s);
+        num_or_null(f, st->p50_s, est);
         fputs(", \"p95_s\": ", f);
-        sp__json_num(f, st->p95_s);
+        num_or_null(f, st->p95_s, est);
         fputs(", \"imbalance\": ", f);
-        sp__json_num(f, sp_region_imbalance(run, (int32_t)g));
+        sp__json_num(f, sp_region_imbalance(run, g));
         fputc('}', f);
     }
     fputs("\n  ]\n}\n", f);
+    sp_color_map_free(cm);
+    sp_figures_free(fg);
     return 0;
 }
 

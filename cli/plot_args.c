@@ -149,6 +149,7 @@ static int subset_rank(sp_rank_data *dst, const sp_rank_data *src, const bool *k
     int rc = 0;
     dst->clock_offset_ns = src->clock_offset_ns;
     dst->clock_offset_err_ns = src->clock_offset_err_ns;
+    dst->excluded = src->excluded || !keep_rank; /* per-rank figures skip it */
     if (copy_kvlist(&dst->meta, &src->meta))
         return SP_ENOMEM;
     dst->nthreads = src->nthreads;
@@ -230,6 +231,17 @@ sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_r
     }
     if (!rc && (copy_kvlist(&out->meta, &run->meta) || sp_run_set_ranks(out, run->nranks)))
         rc = SP_ENOMEM;
+    if (!rc && run->nregion_flags && run->region_flags) {
+        /* sampled / throttled marks (sp_figures.h) follow the regions */
+        out->region_flags = malloc(run->nregion_flags * sizeof *out->region_flags);
+        if (!out->region_flags)
+            rc = SP_ENOMEM;
+        else {
+            memcpy(out->region_flags, run->region_flags,
+                   run->nregion_flags * sizeof *out->region_flags);
+            out->nregion_flags = run->nregion_flags;
+        }
+    }
     for (size_t r = 0; !rc && r < run->nranks; r++)
         rc = subset_rank(&out->ranks[r], &run->ranks[r], keep, sp__rank_list_has(ranks, (long)r));
     free(keep);

@@ -99,8 +99,11 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         char title[160];
         sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
         sp_timeline_geometry g;
-        if (tl && sp_timeline_get_geometry(tl, w, max_h, &view, &st, &g) == 0)
-            need = g.data_y + g.content_h + 16;
+        /* measured at a height where every lane fits: the bands under the
+         * lanes (the legend) are then all that is below them */
+        const double tall = 1e6;
+        if (tl && sp_timeline_get_geometry(tl, w, tall, &view, &st, &g) == 0)
+            need = g.data_y + g.content_h + (tall - g.data_y - g.data_h) + 8;
         sp_timeline_free(tl);
 #else
         (void)w;
@@ -114,7 +117,7 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         /* The call tree's layout at the default style: a 62 px title band,
          * 19 px rows (root and depths 0..depth), 8 px bottom margin. A
          * shallow tree gets a short image rather than MIN_FIT_H of white. */
-        need = 62 + 19.0 * (depth + 1) + 8 + 10;
+        need = 62 + 19.0 * (depth + 1) + 8 + 10 + 43 /* the legend band */;
         return need < 120 ? 120 : need > max_h ? max_h : need;
     } else if (kind == SP__CHART_HEATMAP) {
         need = 140 + 34.0 * (double)run->nranks;
@@ -247,3 +250,27 @@ int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__
     return sp__error(SP_EINVAL, "unknown chart kind");
 }
 #endif
+
+size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, size_t *nlanes)
+{
+    *nlanes = 0;
+#ifdef SP_HAVE_PLOTS
+    sp_timeline *tl = sp_timeline_new(job->run);
+    if (!tl)
+        return 0;
+    sp_timeline_view view;
+    sp_timeline_view_init(&view, tl);
+    sp_plot_style plain;
+    sp_plot_style_init(&plain);
+    plain.title = job->title;
+    char title[160];
+    sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
+    *nlanes = sp_timeline_lane_count(tl);
+    size_t shown = sp_timeline_lanes_shown(tl, w, h, &view, &st);
+    sp_timeline_free(tl);
+    return *nlanes - shown;
+#else
+    (void)job, (void)w, (void)h;
+    return 0;
+#endif
+}

@@ -47,6 +47,10 @@ typedef struct sp__chart_job {
 int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__chart_job *job);
 #endif
 
+/* Lanes of job's timeline (of *nlanes) that a w x h chart leaves out (the
+ * chart says which ranks and how to see them). */
+size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, size_t *nlanes);
+
 /* A height for chart k of width w that fits its rows (timeline lanes, tree
  * levels, ranks, compared regions), at most max_h; other charts get max_h. */
 double sp__chart_fit_height(sp__chart_kind k, const sp__chart_job *job, double w, double max_h);

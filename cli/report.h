@@ -45,6 +45,9 @@ void sp__report_regions(const sp__report *r, FILE *f);
 void sp__report_ranks(const sp__report *r, FILE *f);
 void sp__report_metadata(const sp__report *r, FILE *f);
 
+/* ---- report_warnings.c: findings ranked by time impact ---- */
+int sp__report_warnings(const sp_run *run, FILE *f);
+
 /* ---- report_tree.c ---- */
 int sp__report_tree(const sp__report *r, FILE *f);
 

@@ -86,10 +86,12 @@ int sp__report_compare(sp__report *r, FILE *f)
                     e->base, sp__fmt_dur(e->base, a, sizeof a), e->cand,
                     sp__fmt_dur(e->cand, b, sizeof b), e->delta, e->delta > 0 ? "+" : "",
                     sp__fmt_dur(e->delta, c, sizeof c), e->percent, e->percent);
-            fprintf(f, "<td data-v=\"%.6g\">%s</td><td data-v=\"%.4f\">%s</td>",
-                    e->noise.tested ? e->noise.p_value : 2.0,
-                    sp__diff_fmt_p(&e->noise, p, sizeof p), e->noise.tested ? e->noise.effect : 0,
-                    sp__diff_fmt_effect(&e->noise, eff, sizeof eff));
+            /* "<0.001" is text: escaped like every other cell */
+            fprintf(f, "<td data-v=\"%.6g\">", e->noise.tested ? e->noise.p_value : 2.0);
+            sp__html(f, sp__diff_fmt_p(&e->noise, p, sizeof p));
+            fprintf(f, "</td><td data-v=\"%.4f\">", e->noise.tested ? e->noise.effect : 0);
+            sp__html(f, sp__diff_fmt_effect(&e->noise, eff, sizeof eff));
+            fputs("</td>", f);
             fprintf(f, "<td class=\"%s\">%s</td></tr>\n", verdict_class(e->verdict),
                     sp_diff_verdict_name(e->verdict));
         }

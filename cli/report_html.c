@@ -8,10 +8,12 @@
 #include "report.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "sp_analysis.h"
 #include "sp_diff.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
 static const char css[] =
     ":root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;"
@@ -31,8 +33,10 @@ static const char css[] =
     "background:var(--panel)}.card .k{color:var(--muted);font-size:12px}"
     ".card .v{font-size:20px;font-weight:600;word-break:break-all}.card .s{color:var(--muted);"
     "font-size:12px}"
-    "ul.warnings{padding-left:20px}ul.warnings li{margin:3px 0}li.imbalance b,li.chatty b"
-    "{color:var(--warn)}li.ok{color:var(--good)}"
+    "ul.warnings{padding-left:20px}ul.warnings li{margin:3px 0}li.imbalance b,li.chatty b,"
+    "li.mpi b,li.slowcalls b{color:var(--warn)}li.ok{color:var(--good)}"
+    ".est{font-style:italic;color:var(--muted)}.lb{font-style:italic}"
+    "p.rule{margin:8px 0;max-width:1100px}div.tw{overflow-x:auto;max-width:100%}"
     "table{border-collapse:collapse;margin:6px 0}th,td{padding:4px 10px;border-bottom:1px solid "
     "var(--line);text-align:right;white-space:nowrap}th{background:var(--panel);"
     "position:relative}td.name,th:first-child{text-align:left}"
@@ -79,56 +83,111 @@ static const char js[] =
     "});\n"
     "})();\n";
 
-/* The region the per-region charts show: the largest imbalanced region when
- * there is one (what the rank bars should explain), else the largest. */
-static int32_t chart_region(const sp_run *run)
+/* The region the per-rank charts show: the one whose imbalance costs the
+ * most time (slowest rank's own time minus the mean rank's; MPI calls are
+ * waits, the effect rather than the cause, so they come last), else the one
+ * with the most own time. */
+static int32_t imbalance_region(const sp_run *run, const sp_figures *fg)
 {
-    int32_t best = -1, imb = -1;
+    int32_t best = -1, hot = -1;
+    double best_cost = 0;
+    for (size_t g = 0; g < run->nregions; g++) {
+        if (!run->regions[g].all.calls)
+            continue;
+        if (hot < 0 || fg->region_own[g].mean_s > fg->region_own[hot].mean_s)
+            hot = (int32_t)g;
+        double cost = fg->region_own[g].max_s - fg->region_own[g].mean_s;
+        if (strncmp(run->region_names[g], "MPI_", 4) == 0)
+            cost *= 1e-3;
+        if (fg->nranks > 1 && cost > best_cost) {
+            best_cost = cost;
+            best = (int32_t)g;
+        }
+    }
+    return best >= 0 ? best : hot;
+}
+
+/* The region of the duration charts: among regions with enough calls for
+ * a histogram (HIST_MIN_CALLS), the most own time per rank; without any,
+ * the region with the most calls. */
+#define HIST_MIN_CALLS 50
+static int32_t durations_region(const sp_run *run, const sp_figures *fg, bool *enough)
+{
+    int32_t best = -1, most = -1;
     for (size_t g = 0; g < run->nregions; g++) {
         const sp_stats *st = &run->regions[g].all;
-        if (!st->calls)
+        if (!st->calls || sp_region_fig_kind(run, (int32_t)g) == SP_FIG_ESTIMATE)
             continue;
-        if (best < 0 || st->total_s > run->regions[best].all.total_s)
+        if (most < 0 || st->calls > run->regions[most].all.calls)
+            most = (int32_t)g;
+        if (st->calls >= HIST_MIN_CALLS &&
+            (best < 0 || fg->region_own[g].mean_s > fg->region_own[best].mean_s))
             best = (int32_t)g;
-        if (run->nranks > 1 && sp_region_imbalance(run, (int32_t)g) > SP__REPORT_IMBALANCE_WARN &&
-            (imb < 0 || st->total_s > run->regions[imb].all.total_s))
-            imb = (int32_t)g;
     }
-    return imb >= 0 ? imb : best;
+    *enough = best >= 0;
+    return best >= 0 ? best : most;
 }
 
 static int charts(sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    int32_t region = chart_region(run), hot = -1;
-    for (size_t g = 0; g < run->nregions; g++)
-        if (run->regions[g].all.calls &&
-            (hot < 0 || run->regions[g].all.total_s > run->regions[hot].all.total_s))
-            hot = (int32_t)g;
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg)
+        return SP_ENOMEM;
+    bool enough = false;
+    int32_t region = imbalance_region(run, fg), hot = durations_region(run, fg, &enough);
     sp__chart_job job = {.run = run, .region = region};
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
-    int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200,
-                              sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 900));
+    /* Tall enough for every lane of every rank; if a run has more lanes
+     * than that, say which are left out and how to see them. */
+    double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
+    size_t nlanes = 0, hidden = sp__chart_timeline_hidden(&job, 1200, th, &nlanes);
+    if (hidden)
+        fprintf(f,
+                "<p class=\"note\">%zu of %zu lanes (rank, thread) did not fit the chart; "
+                "its last line names their ranks: write a report of those ranks with "
+                "<code>--ranks</code>, or see every lane in the viewer.</p>\n",
+                hidden, nlanes);
+    else
+        fprintf(f,
+                "<p class=\"hint\">All %zu rank%s, %zu lane%s (one per rank and "
+                "thread).</p>\n",
+                fg->nranks, fg->nranks == 1 ? "" : "s", nlanes, nlanes == 1 ? "" : "s");
+    int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200, th);
     if (!rc) {
         fputs("<h3>Flame graph of the call tree</h3>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,
                               sp__chart_fit_height(SP__CHART_FLAME, &job, 1200, 700));
     }
-    if (!rc && run->nranks > 1) {
-        fputs("<h3>Per rank</h3>\n", f);
+    if (!rc && fg->nranks > 1) {
+        fputs("<h3>Per rank</h3>\n<p class=\"hint\">The region whose imbalance costs the most "
+              "time: <code>",
+              f);
+        sp__html(f, region >= 0 ? run->region_names[region] : "-");
+        fputs("</code>.</p>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_RANKS, &job, 1200, 420);
         if (!rc)
             rc = sp__report_chart(r, f, SP__CHART_HEATMAP, &job, 1200,
-                                  sp__chart_fit_height(SP__CHART_HEATMAP, &job, 1200, 900));
+                                  sp__chart_fit_height(SP__CHART_HEATMAP, &job, 1200, 6000));
     }
     job.region = hot;
     if (!rc) {
-        fputs("<h3>Call durations of the largest region</h3>\n", f);
+        fputs("<h3>Call durations</h3>\n<p class=\"hint\"><code>", f);
+        sp__html(f, hot >= 0 ? run->region_names[hot] : "-");
+        if (enough)
+            fprintf(f,
+                    "</code>: the region with the most own time among those with at least %d "
+                    "calls.</p>\n",
+                    HIST_MIN_CALLS);
+        else
+            fprintf(f, "</code>: no region has %d calls; this one has the most.</p>\n",
+                    HIST_MIN_CALLS);
         rc = sp__report_chart(r, f, SP__CHART_HISTOGRAM, &job, 1200, 420);
     }
     if (!rc)
         rc = sp__report_chart(r, f, SP__CHART_TIMESERIES, &job, 1200, 420);
     fputs("</section>\n", f);
+    sp_figures_free(fg);
     return rc;
 }
 

@@ -10,6 +10,7 @@
 #include "sp_analysis.h"
 #include "sp_diff.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
 static void card(FILE *f, const char *k, const char *v, const char *sub)
 {
@@ -34,62 +35,6 @@ static size_t regions_with_calls(const sp_run *run)
     return n;
 }
 
-/* The slowest rank of a region (by total). */
-static size_t slowest_rank(const sp_run *run, size_t g)
-{
-    size_t best = 0;
-    for (size_t r = 1; r < run->nranks; r++)
-        if (run->regions[g].per_rank[r].total_s > run->regions[g].per_rank[best].total_s)
-            best = r;
-    return best;
-}
-
-static void warnings(const sp_run *run, const int32_t *ids, long n, FILE *f)
-{
-    size_t shown = 0, more = 0;
-    fputs("<h3>Warnings</h3>\n<ul class=\"warnings\">\n", f);
-    for (long i = 0; run->nranks > 1 && i < n; i++) {
-        size_t g = (size_t)ids[i];
-        double imb = sp_region_imbalance(run, ids[i]);
-        if (!run->regions[g].all.calls || imb <= SP__REPORT_IMBALANCE_WARN)
-            continue;
-        if (shown >= 10) {
-            more++;
-            continue;
-        }
-        char t[32];
-        fputs("<li class=\"imbalance\"><b>Imbalance</b> in <code>", f);
-        sp__html(f, run->region_names[g]);
-        fprintf(f,
-                "</code>: %.2f&times; (max / mean of the per-rank totals over %zu ranks; "
-                "slowest rank %zu with %s)</li>\n",
-                imb, run->nranks, slowest_rank(run, g),
-                sp__fmt_dur(run->regions[g].per_rank[slowest_rank(run, g)].total_s, t, sizeof t));
-        shown++;
-    }
-    if (more)
-        fprintf(f, "<li>&hellip; and %zu more imbalanced regions (see the region table)</li>\n",
-                more);
-    for (long i = 0; i < n; i++) {
-        const sp_stats *st = &run->regions[ids[i]].all;
-        if (st->calls <= SP__REPORT_CHATTY_CALLS || st->mean_s >= SP__REPORT_CHATTY_MEAN_S)
-            continue;
-        char t[32];
-        fputs("<li class=\"chatty\"><b>Chatty region</b> <code>", f);
-        sp__html(f, run->region_names[ids[i]]);
-        fprintf(f,
-                "</code>: %" PRIu64 " calls with a mean of %s; the cost of recording each "
-                "call is of the same order, so consider a coarser region</li>\n",
-                st->calls, sp__fmt_dur(st->mean_s, t, sizeof t));
-        shown++;
-    }
-    if (!shown && !more)
-        fputs("<li class=\"ok\">None: no region above an imbalance of 1.2, no region with more "
-              "than 100000 calls under 1 &micro;s each.</li>\n",
-              f);
-    fputs("</ul>\n", f);
-}
-
 int sp__report_overview(sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
@@ -97,41 +42,78 @@ int sp__report_overview(sp__report *r, FILE *f)
     long n = sp_run_sorted_regions(run, SP_SORT_OWN, NULL, &ids);
     if (n < 0)
         return sp__error(SP_ENOMEM, "out of memory");
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg) {
+        free(ids);
+        return SP_ENOMEM;
+    }
     size_t threads = 0, calls = 0;
     for (size_t k = 0; k < run->nranks; k++) {
-        threads += run->ranks[k].nthreads;
+        threads += run->ranks[k].excluded ? 0 : run->ranks[k].nthreads;
         calls += run->ranks[k].ncalls;
     }
-    int64_t t0 = 0, t1 = 0;
-    bool has_span = sp_run_time_span(run, &t0, &t1) == 0;
-    char a[64], b[64], c[160];
+    char a[64], b[64], c[200], rule[512];
     fputs("<section id=\"overview\"><h2>Overview</h2>\n<div class=\"cards\">\n", f);
+    /* the headline of a run: its wall-clock span */
+    snprintf(c, sizeof c, "first call to last end%s", fg->nranks > 1 ? ", all ranks" : "");
+    card(f, "Wall-clock span", fg->has_span ? sp__fmt_dur(fg->span_s, b, sizeof b) : "-", c);
+    if (fg->nranks == fg->nranks_file)
+        snprintf(a, sizeof a, "%zu", fg->nranks);
+    else
+        snprintf(a, sizeof a, "%zu of %zu", fg->nranks, fg->nranks_file);
+    card(f, "Ranks", a, fg->nranks == fg->nranks_file ? NULL : "a selection (--ranks)");
     snprintf(a, sizeof a, "%zu", regions_with_calls(run));
     card(f, "Regions", a, NULL);
-    snprintf(a, sizeof a, "%zu", run->nranks);
-    card(f, "Ranks", a, NULL);
     snprintf(a, sizeof a, "%zu", threads);
     card(f, "Threads", a, NULL);
     snprintf(a, sizeof a, "%zu", calls);
     card(f, "Calls", a, NULL);
-    card(f, "Time span", has_span ? sp__fmt_dur((double)(t1 - t0) * 1e-9, b, sizeof b) : "-",
-         "first call to last end, all ranks");
     if (n > 0 && run->regions[ids[0]].all.calls) {
         double own_all = 0;
         for (size_t g = 0; g < run->nregions; g++)
             own_all += run->regions[g].all.own_s;
         const sp_stats *st = &run->regions[ids[0]].all;
-        snprintf(c, sizeof c, "%s own time (%.1f%% of all own time)",
-                 sp__fmt_dur(st->own_s, b, sizeof b), own_all > 0 ? 100 * st->own_s / own_all : 0);
+        if (fg->two_columns)
+            snprintf(c, sizeof c, "%s own time per rank (%.1f%% of all own time)",
+                     sp__fmt_dur(fg->region_own[ids[0]].mean_s, b, sizeof b),
+                     own_all > 0 ? 100 * st->own_s / own_all : 0);
+        else
+            snprintf(c, sizeof c, "%s own time (%.1f%% of all own time)",
+                     sp__fmt_dur(st->own_s, b, sizeof b),
+                     own_all > 0 ? 100 * st->own_s / own_all : 0);
         card(f, "Hot spot (own time)", run->region_names[ids[0]], c);
     } else {
         card(f, "Hot spot (own time)", "-", "no calls recorded");
     }
     fputs("</div>\n", f);
-    warnings(run, ids, n, f);
+    if (fg->two_columns) {
+        fputs("<p class=\"rule\">", f);
+        sp__html(f, sp_figures_rule_text(fg, rule, sizeof rule));
+        fprintf(f,
+                " A sum over ranks appears only where it says &ldquo;sum over %zu "
+                "ranks&rdquo;.</p>\n",
+                fg->nranks);
+    }
+    if (fg->nsampled) {
+        fprintf(f,
+                "<p class=\"rule\"><span class=\"est\">~</span> marks estimates: %zu "
+                "region%s recorded by call-stack sampling",
+                fg->nsampled, fg->nsampled == 1 ? "" : "s");
+        if (fg->sample_period_s > 0)
+            fprintf(f, " (one sample every %s of CPU time)",
+                    sp__fmt_dur(fg->sample_period_s, b, sizeof b));
+        fputs("; their per-call min, max, std and percentiles are not shown.</p>\n", f);
+    }
+    if (fg->nthrottled)
+        fprintf(f,
+                "<p class=\"rule\">&ge; marks lower bounds: tracing stopped for %zu very "
+                "short, very frequent function%s.</p>\n",
+                fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
+    int rc = sp__report_warnings(run, f);
     fputs("</section>\n", f);
+    sp_figures_free(fg);
     free(ids);
-    return 0;
+    return rc;
 }
 
 static void num_cell(FILE *f, double v, const char *text)
@@ -147,45 +129,130 @@ static void dur_cell(FILE *f, double s)
     num_cell(f, s, sp__fmt_dur(s, b, sizeof b));
 }
 
+/* A duration cell of a region of kind k: "~12.3 ms" (estimate, italic, with
+ * a tooltip) or ">=12.3 ms" (lower bound). */
+static void fig_cell(FILE *f, double s, sp_fig_kind k)
+{
+    char b[32], t[40];
+    sp__fmt_dur(s, b, sizeof b);
+    if (k == SP_FIG_EXACT) {
+        num_cell(f, s, b);
+        return;
+    }
+    snprintf(t, sizeof t, "%s%s", k == SP_FIG_ESTIMATE ? "~" : "\xe2\x89\xa5", b);
+    fprintf(f, "<td data-v=\"%.12g\" class=\"%s\" title=\"%s\">", s,
+            k == SP_FIG_ESTIMATE ? "est" : "lb",
+            k == SP_FIG_ESTIMATE ? "estimated from call-stack samples"
+                                 : "a lower bound: tracing was throttled");
+    sp__html(f, t);
+    fputs("</td>", f);
+}
+
+static void calls_cell(FILE *f, double v, const char *text, sp_fig_kind k)
+{
+    char t[64];
+    snprintf(t, sizeof t, "%s%s",
+             k == SP_FIG_ESTIMATE      ? "~"
+             : k == SP_FIG_LOWER_BOUND ? "\xe2\x89\xa5"
+                                       : "",
+             text);
+    if (k == SP_FIG_EXACT)
+        fprintf(f, "<td data-v=\"%.12g\">", v);
+    else
+        fprintf(f, "<td data-v=\"%.12g\" class=\"%s\" title=\"%s\">", v,
+                k == SP_FIG_ESTIMATE ? "est" : "lb",
+                k == SP_FIG_ESTIMATE ? "estimated from call-stack samples"
+                                     : "a lower bound: tracing was throttled");
+    sp__html(f, t);
+    fputs("</td>", f);
+}
+
 void sp__report_regions(const sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
     int32_t *ids = NULL;
     long n = sp_run_sorted_regions(run, SP_SORT_TOTAL, NULL, &ids);
-    fputs("<section id=\"regions\"><h2>Regions</h2>\n"
-          "<p class=\"hint\">All ranks and threads. Click a column heading to sort. Own = "
-          "exclusive time (without the calls nested inside). Imbalance = max / mean of the "
-          "per-rank totals.</p>\n"
-          "<table class=\"sortable\" id=\"region-table\"><thead><tr>"
-          "<th data-type=\"text\">Region</th><th>Calls</th><th>Total</th><th>Own</th>"
-          "<th>Mean</th><th>Min</th><th>Max</th><th>Std</th><th>p50</th><th>p95</th>"
-          "<th>p99</th><th>Imbalance</th></tr></thead>\n<tbody>\n",
+    sp_figures *fg = sp_figures_new(run);
+    if (n < 0 || !fg) {
+        free(ids);
+        sp_figures_free(fg);
+        return;
+    }
+    char rule[512];
+    bool two = fg->two_columns;
+    fputs("<section id=\"regions\"><h2>Regions</h2>\n<p class=\"hint\">", f);
+    if (two) {
+        sp__html(f, sp_figures_rule_text(fg, rule, sizeof rule));
+        fprintf(f,
+                " Calls, Total and Own are per rank (Total: the mean, Slowest: the largest "
+                "rank's); Mean, Min, Max, Std and the percentiles are of one call, over every "
+                "call. Imbalance = max / mean of the per-rank totals. The last column is the "
+                "sum over %zu ranks.",
+                fg->nranks);
+    } else {
+        fputs("Own = exclusive time (without the calls nested inside); Mean, Min, Max, Std and "
+              "the percentiles are of one call.",
+              f);
+    }
+    fputs(" Click a column heading to sort.</p>\n<div class=\"tw\"><table class=\"sortable\" "
+          "id=\"region-table\">"
+          "<thead><tr><th data-type=\"text\">Region</th>",
           f);
+    if (two)
+        fputs("<th>Calls/rank</th><th>Total/rank</th><th>Slowest rank</th><th>Own/rank</th>", f);
+    else
+        fputs("<th>Calls</th><th>Total</th><th>Own</th>", f);
+    fputs("<th>Mean</th><th>Min</th><th>Max</th><th>Std</th><th>p50</th><th>p95</th><th>p99</th>"
+          "<th>Imbalance</th>",
+          f);
+    if (two)
+        fprintf(f, "<th>Total, sum over %zu ranks</th>", fg->nranks);
+    fputs("</tr></thead>\n<tbody>\n", f);
     for (long i = 0; i < n; i++) {
-        const sp_stats *st = &run->regions[ids[i]].all;
+        int32_t g = ids[i];
+        const sp_stats *st = &run->regions[g].all;
         if (!st->calls)
             continue;
-        double imb = sp_region_imbalance(run, ids[i]);
-        fputs("<tr><td class=\"name\">", f);
-        sp__html(f, run->region_names[ids[i]]);
+        sp_fig_kind k = sp_region_fig_kind(run, g);
+        double imb = sp_region_imbalance(run, g);
+        fputs(k == SP_FIG_ESTIMATE ? "<tr class=\"est-row\"><td class=\"name\">"
+                                   : "<tr><td class=\"name\">",
+              f);
+        sp__html(f, run->region_names[g]);
         fputs("</td>", f);
-        char b[32];
-        snprintf(b, sizeof b, "%" PRIu64, st->calls);
-        num_cell(f, (double)st->calls, b);
-        dur_cell(f, st->total_s);
-        dur_cell(f, st->own_s);
-        dur_cell(f, st->mean_s);
-        dur_cell(f, st->min_s);
-        dur_cell(f, st->max_s);
-        dur_cell(f, st->std_s);
-        dur_cell(f, st->p50_s);
-        dur_cell(f, st->p95_s);
-        dur_cell(f, st->p99_s);
+        char b[48];
+        if (two) {
+            sp_fig_format_calls_range(&fg->region_calls[g], SP_FIG_EXACT, b, sizeof b);
+            calls_cell(f, fg->region_calls[g].mean, b, k);
+            fig_cell(f, fg->region_total[g].mean_s, k);
+            fig_cell(f, fg->region_total[g].max_s, k);
+            fig_cell(f, fg->region_own[g].mean_s, k);
+        } else {
+            snprintf(b, sizeof b, "%" PRIu64, st->calls);
+            calls_cell(f, (double)st->calls, b, k);
+            fig_cell(f, st->total_s, k);
+            fig_cell(f, st->own_s, k);
+        }
+        fig_cell(f, st->mean_s, k);
+        const double per_call[6] = {st->min_s, st->max_s, st->std_s,
+                                    st->p50_s, st->p95_s, st->p99_s};
+        for (int c = 0; c < 6; c++) {
+            if (k == SP_FIG_ESTIMATE) /* resolution: the sampling period */
+                fputs("<td data-v=\"0\" class=\"est\" title=\"not shown for sampled regions: "
+                      "the resolution is the sampling period\">-</td>",
+                      f);
+            else
+                dur_cell(f, per_call[c]);
+        }
         snprintf(b, sizeof b, "%.2f", imb);
-        fprintf(f, "<td data-v=\"%.6f\"%s>%s</td></tr>\n", imb,
-                run->nranks > 1 && imb > SP__REPORT_IMBALANCE_WARN ? " class=\"bad\"" : "", b);
+        fprintf(f, "<td data-v=\"%.6f\"%s>%s</td>", imb,
+                fg->nranks > 1 && imb > SP__REPORT_IMBALANCE_WARN ? " class=\"bad\"" : "", b);
+        if (two)
+            fig_cell(f, fg->region_total[g].sum_s, k);
+        fputs("</tr>\n", f);
     }
-    fputs("</tbody></table></section>\n", f);
+    fputs("</tbody></table></div></section>\n", f);
+    sp_figures_free(fg);
     free(ids);
 }
 
@@ -201,8 +268,13 @@ void sp__report_ranks(const sp__report *r, FILE *f)
           "<th>Threads</th><th>Calls</th><th>Busy</th><th>First call</th><th>Last end</th>"
           "<th>Clock offset</th></tr></thead>\n<tbody>\n",
           f);
+    size_t left_out = 0;
     for (size_t k = 0; k < run->nranks; k++) {
         const sp_rank_data *rk = &run->ranks[k];
+        if (rk->excluded) { /* not selected (--ranks): counted below the table */
+            left_out++;
+            continue;
+        }
         int64_t busy = 0, first = INT64_MAX, last = INT64_MIN;
         for (size_t i = 0; i < rk->ncalls; i++) {
             if (rk->depth && rk->depth[i] == 0)
@@ -229,7 +301,13 @@ void sp__report_ranks(const sp__report *r, FILE *f)
                  sp__fmt_dur((double)rk->clock_offset_ns * 1e-9, b, sizeof b));
         fputs("</tr>\n", f);
     }
-    fputs("</tbody></table></section>\n", f);
+    fputs("</tbody></table>\n", f);
+    if (left_out)
+        fprintf(f,
+                "<p class=\"note\">%zu of %zu ranks left out by the rank selection "
+                "(--ranks); every figure of this report covers the %zu shown.</p>\n",
+                left_out, run->nranks, run->nranks - left_out);
+    fputs("</section>\n", f);
 }
 
 static void kv_row(FILE *f, const char *k, const char *v)

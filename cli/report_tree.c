@@ -8,6 +8,10 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
+
+#include "sp_error.h"
+#include "sp_figures.h"
 
 #define MAX_NODES 3000
 #define MAX_DEPTH 64
@@ -15,6 +19,7 @@
 
 typedef struct tree_ctx {
     const sp_run *run;
+    const sp_figures *fg; /* per-rank figures (the rank rule) */
     FILE *f;
     size_t written, skipped;
     double root_s;
@@ -28,16 +33,36 @@ static size_t subtree_size(const sp_run *run, int32_t node)
     return n;
 }
 
-static void node_line(tree_ctx *t, const sp_tree_node *nd)
+static void node_line(tree_ctx *t, int32_t node)
 {
-    char a[32], b[32];
-    fputs("<span class=\"name\">", t->f);
+    const sp_tree_node *nd = &t->run->tree.nodes[node];
+    sp_fig_kind k = sp_region_fig_kind(t->run, nd->region);
+    const char *mark = k == SP_FIG_ESTIMATE ? "~" : k == SP_FIG_LOWER_BOUND ? "&ge;" : "";
+    char a[32], b[32], c[32], calls[48];
+    fprintf(t->f, "<span class=\"name%s\"%s>", k == SP_FIG_ESTIMATE ? " est" : "",
+            k == SP_FIG_ESTIMATE ? " title=\"estimated from call-stack samples\"" : "");
     sp__html(t->f, t->run->region_names[nd->region]);
+    fputs("</span> ", t->f);
+    double pct = t->root_s > 0 ? 100 * nd->incl_s / t->root_s : 0;
+    if (t->fg->two_columns) {
+        const sp_fig_calls *fc = &t->fg->node_calls[node];
+        sp_fig_format_calls_range(fc, SP_FIG_EXACT, calls, sizeof calls);
+        fprintf(t->f,
+                "<span class=\"t\">%s%s per %s</span> <span class=\"own\">max %s%s</span> "
+                "<span class=\"pct\">%.1f%%</span> <span class=\"calls\">%s%s call%s per %s</span> "
+                "<span class=\"own\">own %s%s</span>",
+                mark, sp__fmt_dur(t->fg->node_incl[node].mean_s, a, sizeof a),
+                t->fg->nranks > 1 ? "rank" : "thread", mark,
+                sp__fmt_dur(t->fg->node_incl[node].max_s, c, sizeof c), pct, mark, calls,
+                fc->max == 1 ? "" : "s", "rank", mark,
+                sp__fmt_dur(t->fg->node_own[node].mean_s, b, sizeof b));
+        return;
+    }
     fprintf(t->f,
-            "</span> <span class=\"t\">%s</span> <span class=\"pct\">%.1f%%</span> "
-            "<span class=\"calls\">%" PRIu64 " call%s</span> <span class=\"own\">own %s</span>",
-            sp__fmt_dur(nd->incl_s, a, sizeof a), t->root_s > 0 ? 100 * nd->incl_s / t->root_s : 0,
-            nd->calls, nd->calls == 1 ? "" : "s", sp__fmt_dur(nd->own_s, b, sizeof b));
+            "<span class=\"t\">%s%s</span> <span class=\"pct\">%.1f%%</span> "
+            "<span class=\"calls\">%s%" PRIu64 " call%s</span> <span class=\"own\">own %s%s</span>",
+            mark, sp__fmt_dur(nd->incl_s, a, sizeof a), pct, mark, nd->calls,
+            nd->calls == 1 ? "" : "s", mark, sp__fmt_dur(nd->own_s, b, sizeof b));
 }
 
 static void write_node(tree_ctx *t, int32_t node)
@@ -50,12 +75,12 @@ static void write_node(tree_ctx *t, int32_t node)
     t->written++;
     if (nd->first_child < 0) {
         fputs("<div class=\"leaf\">", t->f);
-        node_line(t, nd);
+        node_line(t, node);
         fputs("</div>\n", t->f);
         return;
     }
     fprintf(t->f, "<details%s><summary>", nd->depth <= OPEN_LEVELS ? " open" : "");
-    node_line(t, nd);
+    node_line(t, node);
     fputs("</summary>\n", t->f);
     for (int32_t c = nd->first_child; c >= 0; c = t->run->tree.nodes[c].next_sibling)
         write_node(t, c);
@@ -65,12 +90,25 @@ static void write_node(tree_ctx *t, int32_t node)
 int sp__report_tree(const sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    tree_ctx t = {.run = run, .f = f};
-    fputs("<section id=\"calltree\"><h2>Call tree</h2>\n"
-          "<p class=\"hint\">Merged over ranks and threads by call path: inclusive time, share "
-          "of all top-level time, calls, own time. Click a row to expand or collapse.</p>\n"
-          "<div class=\"tree\">\n",
-          f);
+    sp_figures *fg = sp_figures_new(run);
+    if (!fg)
+        return SP_ENOMEM;
+    tree_ctx t = {.run = run, .fg = fg, .f = f};
+    if (fg->two_columns)
+        fprintf(f,
+                "<section id=\"calltree\"><h2>Call tree</h2>\n"
+                "<p class=\"hint\">Merged over ranks and threads by call path: inclusive time "
+                "per %s (the mean over %zu %s) and the max, share of all top-level time, calls "
+                "per rank, own time per %s. Click a row to expand or collapse.</p>\n"
+                "<div class=\"tree\">\n",
+                fg->nranks > 1 ? "rank" : "thread", fg->nranks > 1 ? fg->nranks : 1,
+                fg->nranks > 1 ? "ranks" : "rank's threads", fg->nranks > 1 ? "rank" : "thread");
+    else
+        fputs("<section id=\"calltree\"><h2>Call tree</h2>\n"
+              "<p class=\"hint\">By call path: inclusive time, share of all top-level time, "
+              "calls, own time. Click a row to expand or collapse.</p>\n"
+              "<div class=\"tree\">\n",
+              f);
     if (run->tree.nnodes > 0) {
         for (int32_t c = run->tree.nodes[0].first_child; c >= 0;
              c = run->tree.nodes[c].next_sibling)
@@ -87,5 +125,6 @@ int sp__report_tree(const sp__report *r, FILE *f)
                 "%d nodes and %d levels).</p>\n",
                 t.skipped, MAX_NODES, MAX_DEPTH);
     fputs("</div></section>\n", f);
+    sp_figures_free(fg);
     return 0;
 }

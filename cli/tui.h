@@ -30,6 +30,7 @@ typedef struct sp__tui_list {
 
 typedef struct sp__tui {
     sp_run *run;
+    struct sp_figures *fig; /* the rank rule's figures (sp_figures.h) */
     const char *path;
     bool utf8; /* the terminal's locale is UTF-8 */
     sp__tui_view view;

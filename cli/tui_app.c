@@ -17,6 +17,7 @@
 
 #include "sp_error.h"
 #include "tui.h"
+#include "sp_figures.h"
 
 #define MIN_COLS 40
 #define MIN_LINES 8
@@ -150,6 +151,7 @@ void sp__tui_free(sp__tui *t)
     free(t->rows);
     free(t->expanded);
     free(t->visible);
+    sp_figures_free(t->fig);
 }
 
 int sp__tui_run(sp_run *run, const char *path)
@@ -160,7 +162,8 @@ int sp__tui_run(sp_run *run, const char *path)
     sp__tui t = {.run = run, .path = path, .region = -1, .sort = SP_SORT_TOTAL};
     const char *cs = nl_langinfo(CODESET);
     t.utf8 = cs && (strcasecmp(cs, "UTF-8") == 0 || strcasecmp(cs, "utf8") == 0);
-    if (sp__tui_regions_rebuild(&t) || sp__tui_tree_init(&t)) {
+    t.fig = sp_figures_new(run);
+    if (!t.fig || sp__tui_regions_rebuild(&t) || sp__tui_tree_init(&t)) {
         sp__tui_free(&t);
         return sp__error(SP_ENOMEM, "out of memory");
     }

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "sp_diff.h"
+#include "sp_figures.h"
 #include "tui.h"
 
 static bool matches(const char *name, const char *filter)
@@ -59,7 +60,13 @@ void sp__tui_regions_draw(sp__tui *t, int y0, int y1)
     int h = y1 - y0 - 2; /* heading and status line */
     sp__tui_list_clamp(&t->rl, t->nrows, h);
     /* Columns: name, calls, total, own, mean, max, p95, imbalance. */
-    static const char *const heads[] = {"calls", "total", "own", "mean", "max", "p95", "imbal."};
+    /* Several ranks (or threads): calls, total and own per rank (the rank
+     * rule, sp_figures.h); mean, max and p95 of one call. */
+    static const char *const heads1[] = {"calls", "total", "own", "mean", "max", "p95", "imbal."};
+    static const char *const heads2[] = {"calls/rk", "total/rk", "own/rk", "call mean",
+                                         "call max", "call p95", "imbal."};
+    bool two = t->fig && t->fig->two_columns;
+    const char *const *heads = two ? heads2 : heads1;
     int cw = 10, ncols = (COLS - 16) / cw; /* drop columns from the right when narrow */
     ncols = ncols < 1 ? 1 : ncols > 7 ? 7 : ncols;
     int namew = COLS - 2 - cw * ncols;
@@ -92,11 +99,26 @@ void sp__tui_regions_draw(sp__tui *t, int y0, int y1)
         char name[512];
         snprintf(name, sizeof name, " %s", t->run->region_names[g]);
         sp__tui_put(t, y, 0, name, (size_t)namew + 1);
-        char v[7][32], b[32];
-        snprintf(v[0], sizeof v[0], "%9" PRIu64 " ", st->calls);
-        double d[] = {st->total_s, st->own_s, st->mean_s, st->max_s, st->p95_s};
-        for (int c = 0; c < 5; c++)
-            snprintf(v[c + 1], sizeof v[c + 1], "%9s ", sp__tui_dur(t, d[c], b, sizeof b));
+        char v[7][48], b[32], cb[32];
+        sp_fig_kind kind = sp_region_fig_kind(t->run, g);
+        const char *mk = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? ">" : "";
+        if (two)
+            sp_fig_format_calls_range(&t->fig->region_calls[g], kind, cb, sizeof cb);
+        else
+            sp_fig_format_calls(st->calls, kind, cb, sizeof cb);
+        snprintf(v[0], sizeof v[0], "%9s ", cb);
+        double d[] = {two ? t->fig->region_total[g].mean_s : st->total_s,
+                      two ? t->fig->region_own[g].mean_s : st->own_s, st->mean_s, st->max_s,
+                      st->p95_s};
+        for (int c = 0; c < 5; c++) {
+            if (kind == SP_FIG_ESTIMATE && c >= 3) { /* resolution: the sampling period */
+                snprintf(v[c + 1], sizeof v[c + 1], "%9s ", "-");
+                continue;
+            }
+            char m[40];
+            snprintf(m, sizeof m, "%s%s", c < 3 ? mk : "", sp__tui_dur(t, d[c], b, sizeof b));
+            snprintf(v[c + 1], sizeof v[c + 1], "%9s ", m);
+        }
         snprintf(v[6], sizeof v[6], "%9.2f ", sp_region_imbalance(t->run, g));
         for (int c = 0; c < ncols; c++)
             sp__tui_put(t, y, namew + 1 + c * cw, v[c], (size_t)cw);

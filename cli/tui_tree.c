@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_figures.h"
 #include "tui.h"
 
 int sp__tui_tree_init(sp__tui *t)
@@ -81,9 +82,10 @@ void sp__tui_tree_draw(sp__tui *t, int y0, int y1)
         namew = 16;
     attron(A_BOLD | A_UNDERLINE);
     sp__tui_put(t, y0, 0, " call path", (size_t)namew);
-    sp__tui_put(t, y0, namew, "  inclusive", (size_t)cw);
-    sp__tui_put(t, y0, namew + cw, "        own", (size_t)cw);
-    sp__tui_put(t, y0, namew + 2 * cw, "      calls", (size_t)cw);
+    bool per = t->fig && t->fig->two_columns;
+    sp__tui_put(t, y0, namew, per ? " incl./rank" : "  inclusive", (size_t)cw);
+    sp__tui_put(t, y0, namew + cw, per ? "   own/rank" : "        own", (size_t)cw);
+    sp__tui_put(t, y0, namew + 2 * cw, per ? " calls/rank" : "      calls", (size_t)cw);
     sp__tui_put(t, y0, namew + 3 * cw, "     % time", (size_t)cw);
     attroff(A_BOLD | A_UNDERLINE);
     for (int row = 0; row < h; row++) {
@@ -107,12 +109,24 @@ void sp__tui_tree_draw(sp__tui *t, int y0, int y1)
             indent = namew / 2;
         snprintf(line, sizeof line, "%*s%s%s", indent, "", mark, t->run->region_names[nd->region]);
         sp__tui_put(t, y, 0, line, (size_t)namew);
-        char b[32], v[32];
-        snprintf(v, sizeof v, "%10s ", sp__tui_dur(t, nd->incl_s, b, sizeof b));
+        char b[32], v[48], m[40];
+        /* the rank rule: per rank (or thread) with several; ~ estimates */
+        bool two = t->fig && t->fig->two_columns;
+        sp_fig_kind kind = sp_region_fig_kind(t->run, nd->region);
+        const char *mk = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? ">" : "";
+        snprintf(m, sizeof m, "%s%s", mk,
+                 sp__tui_dur(t, two ? t->fig->node_incl[k].mean_s : nd->incl_s, b, sizeof b));
+        snprintf(v, sizeof v, "%10s ", m);
         sp__tui_put(t, y, namew, v, (size_t)cw);
-        snprintf(v, sizeof v, "%10s ", sp__tui_dur(t, nd->own_s, b, sizeof b));
+        snprintf(m, sizeof m, "%s%s", mk,
+                 sp__tui_dur(t, two ? t->fig->node_own[k].mean_s : nd->own_s, b, sizeof b));
+        snprintf(v, sizeof v, "%10s ", m);
         sp__tui_put(t, y, namew + cw, v, (size_t)cw);
-        snprintf(v, sizeof v, "%10" PRIu64 " ", nd->calls);
+        if (two)
+            sp_fig_format_calls_range(&t->fig->node_calls[k], kind, m, sizeof m);
+        else
+            sp_fig_format_calls(nd->calls, kind, m, sizeof m);
+        snprintf(v, sizeof v, "%10s ", m);
         sp__tui_put(t, y, namew + 2 * cw, v, (size_t)cw);
         snprintf(v, sizeof v, "%9.1f%% ", root > 0 ? 100 * nd->incl_s / root : 0);
         sp__tui_put(t, y, namew + 3 * cw, v, (size_t)cw);

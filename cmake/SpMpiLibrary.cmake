@@ -95,12 +95,8 @@ function(sp_mpi_add_library)
     INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
   install(EXPORT ScopeProfilerMpiTargets NAMESPACE ScopeProfiler::
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ScopeProfiler COMPONENT mpi_dev)
-  file(RELATIVE_PATH SP_PC_TO_PREFIX "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig"
-       "${CMAKE_INSTALL_PREFIX}")
-  configure_file(${PROJECT_SOURCE_DIR}/cmake/scope-profiler-mpi.pc.in
-    ${PROJECT_BINARY_DIR}/scope-profiler-mpi.pc @ONLY)
-  install(FILES ${PROJECT_BINARY_DIR}/scope-profiler-mpi.pc
-    DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig COMPONENT mpi_dev)
+  include(SpPkgConfig) # relocatable, with a runpath outside /usr
+  sp_install_pkgconfig(${PROJECT_SOURCE_DIR}/cmake/scope-profiler-mpi.pc.in scope-profiler-mpi mpi_dev)
 endfunction()
 
 if(SP_HAVE_MPI_LIB)

@@ -60,6 +60,8 @@ typedef struct sp_rank_data {
     int64_t *parent;             /* index of the enclosing call in this rank, -1 = none */
 
     uint64_t *dropped;           /* per region (nregions entries) or NULL: calls lost */
+    int excluded;                /* left out by a rank selection (--ranks): no calls,
+                                    not counted in per-rank figures (sp_figures.h) */
 
     /* Derived by sp_run_analyze() (NULL before): */
     int32_t *depth;              /* nesting depth of each call, 0 = top level */

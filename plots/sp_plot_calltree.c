@@ -22,6 +22,8 @@ void sp_calltree_view_init(sp_calltree_view *view)
     view->selected_node = -1;
     view->scroll_y = 0;
     view->flame = false;
+    view->show_legend = true;
+    view->figures = NULL;
 }
 
 /* Geometry shared by drawing and hit testing (no text measuring needed). */
@@ -31,6 +33,7 @@ typedef struct ct_layout {
     double scroll;      /* clamped */
     int32_t zoom;       /* valid zoom root */
     int nanc;           /* ancestors drawn above the zoom root */
+    double legend_y, legend_h; /* legend band under the boxes (0: none) */
     double total;       /* inclusive time of the whole tree */
     double ztotal;      /* inclusive time of the zoom root */
     bool flame;
@@ -86,7 +89,9 @@ static void ct_layout_get(const sp_run *run, double w, double h, const sp_calltr
     L->x = round(12 * s);
     L->w = fmax(1, w - 2 * L->x);
     L->y = top;
-    L->h = fmax(0, h - top - round(8 * s));
+    L->legend_h = (view ? view->show_legend : true) ? round(2 * 1.45 * fs + 8 * s) : 0;
+    L->h = fmax(0, h - top - round(8 * s) - L->legend_h);
+    L->legend_y = L->y + L->h + round(4 * s);
     L->row_h = round(1.6 * fs);
     L->flame = view ? view->flame : false;
     int32_t z = view ? view->root_node : 0;
@@ -176,6 +181,9 @@ typedef struct draw_ctx {
     const sp_run *run;
     const ct_layout *L;
     const sp_calltree_view *view;
+    const sp_figures *fig; /* per-rank figures for the labels */
+    bool *shown;           /* regions drawn (the legend), or NULL */
+
     double sel[4];
     bool have_sel;
 } draw_ctx;
@@ -186,7 +194,9 @@ static bool draw_box(void *vctx, int32_t node, double x0, double x1, double y, b
     sp__canvas *c = d->c;
     const sp_tree_node *nd = &d->run->tree.nodes[node];
     const char *name = nd->region >= 0 ? sp__region_name(d->run, nd->region) : "all";
-    sp_rgba col = nd->region >= 0 ? sp_plot_region_color(name, c->style.dark) : c->th.neutral;
+    sp_rgba col = nd->region >= 0 ? sp__region_color(c, d->run, name) : c->th.neutral;
+    if (d->shown && nd->region >= 0 && (size_t)nd->region < d->run->nregions)
+        d->shown[nd->region] = true;
     int32_t hl = d->view ? d->view->highlight_region : -1;
     bool faded = ancestor || (hl >= 0 && nd->region != hl);
     if (faded)
@@ -207,9 +217,20 @@ static bool draw_box(void *vctx, int32_t node, double x0, double x1, double y, b
     if (avail >= 1.6 * c->fs) {
         char label[512], dur[32];
         double incl = node == 0 ? d->L->total : nd->incl_s;
-        sp_plot_format_duration(incl, dur, sizeof dur);
         double pct = d->L->total > 0 ? incl / d->L->total * 100 : 0;
-        snprintf(label, sizeof label, "%s  %s · %.1f%%", name, dur, pct);
+        /* the rank rule: the time per rank (mean over the ranks) */
+        bool per_rank = d->fig && d->fig->two_columns;
+        sp_fig_kind kind = sp_region_fig_kind(d->run, nd->region);
+        const char *mark = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? "≥" : "";
+        if (node == 0 && per_rank) { /* the whole run: its wall-clock span */
+            sp_plot_format_duration(d->fig->span_s, dur, sizeof dur);
+            snprintf(label, sizeof label, "%s  wall clock %s · %.1f%%", name, dur, pct);
+        } else {
+            sp_plot_format_duration(per_rank ? d->fig->node_incl[node].mean_s : incl, dur,
+                                    sizeof dur);
+            snprintf(label, sizeof label, "%s  %s%s%s · %.1f%%", name, mark, dur,
+                     per_rank ? (d->fig->nranks > 1 ? "/rank" : "/thread") : "", pct);
+        }
         sp_rgba fg = sp_plot_text_color_on(col);
         if (faded)
             fg = sp__mix(fg, col, 0.35);
@@ -243,19 +264,40 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
     }
     ct_layout L;
     ct_layout_get(run, w, h, view, &c.style, &L);
-    char sub[160], dur[32];
+    /* Per-rank figures: the caller's, else computed for this draw. */
+    sp_figures *own_fig = NULL;
+    const sp_figures *fig = view ? view->figures : NULL;
+    if (!fig)
+        fig = own_fig = sp_figures_new(run); /* NULL (ENOMEM): sums, as before */
+    char sub[256], dur[32], span[32];
     size_t nthreads = 0;
     for (size_t r = 0; r < run->nranks; r++)
         nthreads += run->ranks[r].nthreads;
-    sp_plot_format_duration(L.total, dur, sizeof dur);
-    snprintf(sub, sizeof sub, "%s over %zu rank%s and %zu thread%s · width = inclusive time", dur,
-             run->nranks, run->nranks == 1 ? "" : "s", nthreads, nthreads == 1 ? "" : "s");
+    if (fig && fig->two_columns) {
+        sp_plot_format_duration(fig->span_s, span, sizeof span);
+        if (fig->nranks > 1)
+            snprintf(sub, sizeof sub,
+                     "wall-clock span %s · times per rank (mean over %zu ranks) · width = share "
+                     "of inclusive time",
+                     span, fig->nranks);
+        else
+            snprintf(sub, sizeof sub,
+                     "wall-clock span %s · times per thread (mean over the threads running each "
+                     "region) · width = share of inclusive time",
+                     span);
+    } else {
+        sp_plot_format_duration(L.total, dur, sizeof dur);
+        snprintf(sub, sizeof sub, "%s over %zu rank%s and %zu thread%s · width = inclusive time",
+                 dur, run->nranks, run->nranks == 1 ? "" : "s", nthreads,
+                 nthreads == 1 ? "" : "s");
+    }
     if (!(c.style.title && !*c.style.title)) /* "" = no title band at all */
         sp__draw_title(&c, "Call tree", sub);
     cairo_save(cr);
     cairo_rectangle(cr, 0, L.y, w, L.h);
     cairo_clip(cr);
-    draw_ctx d = {&c, run, &L, view, {0}, false};
+    bool *shown = L.legend_h > 0 ? calloc(run->nregions ? run->nregions : 1, sizeof *shown) : NULL;
+    draw_ctx d = {&c, run, &L, view, fig, shown, {0}, false};
     ct_walk(run, &L, draw_box, &d);
     if (d.have_sel) {
         sp__set_color(cr, c.th.select);
@@ -265,6 +307,11 @@ int sp_plot_calltree(cairo_t *cr, double w, double h, const sp_run *run,
         cairo_stroke(cr);
     }
     cairo_restore(cr);
+    if (shown)
+        sp__region_legend(&c, run, shown, c.style.colors ? c.style.colors : c.own_colors, L.x,
+                          L.legend_y, L.w, 2);
+    free(shown);
+    sp_figures_free(own_fig);
     sp__canvas_end(&c);
     return 0;
 }

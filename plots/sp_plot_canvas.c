@@ -99,6 +99,7 @@ void sp__canvas_end(sp__canvas *c)
     if (!c->cr)
         return;
     cairo_restore(c->cr);
+    sp_color_map_free(c->own_colors);
     for (int i = 0; i < SP__FONT_NFONTS; i++)
         pango_font_description_free(c->fonts[i]);
     g_object_unref(c->layout);

@@ -7,43 +7,11 @@
 
 #define HEX(v) {((v) >> 16 & 0xff) / 255.0, ((v) >> 8 & 0xff) / 255.0, ((v) & 0xff) / 255.0, 1.0}
 
-/*
- * Tableau 20 (dark/light pairs of ten well separated hues, designed for
- * categorical data), with its two greys replaced by a slate blue and a cyan:
- * grey is reserved for merged level-of-detail boxes and "no change".
- */
-static const sp_rgba palette[SP__PALETTE_N] = {
-    HEX(0x4E79A7), HEX(0xF28E2B), HEX(0x59A14F), HEX(0xE15759), HEX(0xB07AA1),
-    HEX(0xA0CBE8), HEX(0xFFBE7D), HEX(0x8CD17D), HEX(0xFF9D9A), HEX(0xD4A6C8),
-    HEX(0xB6992D), HEX(0x499894), HEX(0xD37295), HEX(0x9D7660), HEX(0x6A5ACD),
-    HEX(0xF1CE63), HEX(0x86BCB6), HEX(0xFABFD2), HEX(0xD7B5A6), HEX(0x17BECF),
-};
-
-/* FNV-1a: simple, stable across platforms and releases (colours must not
- * change between versions of the tools). */
-static uint32_t fnv1a(const char *s)
-{
-    uint32_t h = 2166136261u;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h ^= *p;
-        h *= 16777619u;
-    }
-    return h;
-}
-
+/* The palette and its order live in analysis/sp_colors.c (no cairo there),
+ * so exports name the same colours the charts draw. */
 int sp__palette_index(const char *name)
 {
-    if (!name)
-        return -1;
-    /* FNV-1a's low bits mix poorly for short names: finish with murmur3's
-     * fmix32, then map to the palette by multiply-shift (no modulo bias). */
-    uint32_t h = fnv1a(name);
-    h ^= h >> 16;
-    h *= 0x85ebca6bu;
-    h ^= h >> 13;
-    h *= 0xc2b2ae35u;
-    h ^= h >> 16;
-    return (int)(((uint64_t)h * SP__PALETTE_N) >> 32);
+    return sp_palette_hash_slot(name);
 }
 
 sp_rgba sp__mix(sp_rgba a, sp_rgba b, double t)
@@ -57,15 +25,31 @@ sp_rgba sp__palette_color(int index, bool dark)
 {
     if (index < 0 || index >= SP__PALETTE_N)
         return sp_plot_neutral_color(dark);
-    sp_rgba c = palette[index];
+    uint32_t v = sp_palette_rgb(index);
+    sp_rgba c = HEX(v);
     if (dark) /* slightly dimmed so boxes do not glare on a dark background */
         c = sp__mix(c, (sp_rgba){0, 0, 0, 1}, 0.18);
     return c;
 }
 
+sp_rgba sp_plot_color_in(const sp_color_map *m, const char *name, bool dark)
+{
+    return sp__palette_color(sp_color_map_slot(m, name), dark);
+}
+
 sp_rgba sp_plot_region_color(const char *name, bool dark)
 {
     return sp__palette_color(sp__palette_index(name), dark);
+}
+
+sp_rgba sp__region_color(sp__canvas *c, const sp_run *run, const char *name)
+{
+    if (!c->style.colors && run && !c->own_colors && !c->colors_failed) {
+        c->own_colors = sp_color_map_for_run(run); /* NULL: the hash fallback */
+        c->colors_failed = c->own_colors == NULL;
+    }
+    const sp_color_map *m = c->style.colors ? c->style.colors : c->own_colors;
+    return sp_plot_color_in(m, name, c->style.dark);
 }
 
 sp_rgba sp_plot_neutral_color(bool dark)

@@ -115,7 +115,7 @@ int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_regio
             items[nitems++] = (sp__legend_item){labels[r], rank_color(r, c.style.dark), false};
         }
     } else {
-        items[nitems++] = (sp__legend_item){name, sp_plot_region_color(name, c.style.dark), false};
+        items[nitems++] = (sp__legend_item){name, sp__series_color(&c, s), false};
     }
     y += sp__legend(&c, items, nitems, w - pad, y, w - 2 * pad, true) + 4 * c.s;
 
@@ -155,7 +155,7 @@ int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_regio
         size_t g0 = by_rank ? si : 0, g1 = by_rank ? si + 1 : s->ngroups;
         size_t a = s->group_off[g0], b = s->group_off[g1];
         sp_rgba col = by_rank ? rank_color((size_t)s->group_rank[g0], c.style.dark)
-                              : sp_plot_region_color(name, c.style.dark);
+                              : sp__series_color(&c, s);
         if (n <= 3 * cols) {
             /* Few calls: a thin line per rank and a dot per call. */
             col.a = 0.45;

@@ -157,7 +157,7 @@ int sp_plot_rank_heatmap(cairo_t *cr, double w, double h, const sp_run *run, sp_
         const char *name = run->region_names[cols[j]];
         double cx = gx + (j + 0.5) * cw;
         /* Region colour tick above the column ties it to the other charts. */
-        sp__set_color(cr, sp_plot_region_color(name, c.style.dark));
+        sp__set_color(cr, sp__region_color(&c, run, name));
         cairo_rectangle(cr, gx + j * cw + 1, gy - 4 * c.s, cw - 2, 3 * c.s);
         cairo_fill(cr);
         if (vertical)

@@ -156,7 +156,7 @@ int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_se
     ax.p1 = r.x + r.w;
     sp__axis_draw_y(&c, &ay, r, true, "calls", NULL);
     sp__axis_draw_x(&c, &ax, r, false, logx ? "call duration (log scale)" : "call duration", NULL);
-    sp_rgba col = sp_plot_region_color(name, c.style.dark);
+    sp_rgba col = sp__series_color(&c, s);
     sp__set_color(cr, col);
     for (int k = 0; k < nb; k++) {
         if (!cnt[k])

@@ -38,7 +38,7 @@ sp_rgba sp__mix(sp_rgba a, sp_rgba b, double t);
 int sp__palette_index(const char *name);
 /* Palette colour by index for a theme. */
 sp_rgba sp__palette_color(int index, bool dark);
-#define SP__PALETTE_N 20
+#define SP__PALETTE_N SP_PALETTE_SIZE
 
 /* ---- canvas (sp_plot_canvas.c) ---- */
 
@@ -61,7 +61,13 @@ typedef struct sp__canvas {
     PangoFontDescription *fonts[SP__FONT_NFONTS];
     double line_h[SP__FONT_NFONTS]; /* logical line height of each font */
     int cur_font;
+    sp_color_map *own_colors; /* built for the run drawn when style.colors is NULL */
+    bool colors_failed;       /* building it failed: hash colours */
 } sp__canvas;
+
+/* The colour of region `name` of run in this chart: style.colors, else a
+ * map built (once per canvas) for run. (sp_plot_color.c) */
+sp_rgba sp__region_color(sp__canvas *c, const sp_run *run, const char *name);
 
 /* Save cr, clip to (0, 0, w, h), paint the background unless
  * st->no_background, and prepare fonts. st may be NULL (defaults).
@@ -180,6 +186,16 @@ typedef struct sp__legend_item {
 double sp__legend(sp__canvas *c, const sp__legend_item *items, size_t n,
                   double x_right, double y, double max_w, bool draw);
 
+/* The legend of the regions of run with shown[g] (nregions flags): left-
+ * aligned rows from (x, y), at most w wide and max_rows rows, ordered by
+ * map m (the most time first), coloured as the chart (sp__region_color);
+ * entries that do not fit become a final "+ N more". Returns the entries
+ * drawn. (sp_plot_region_legend.c) */
+size_t sp__region_legend(sp__canvas *c, const sp_run *run, const bool *shown,
+                         const sp_color_map *m, double x, double y, double w, int max_rows);
+/* Height of max_rows legend rows. */
+double sp__region_legend_height(const sp__canvas *c, int max_rows);
+
 /* Pixel-snap: round to the nearest whole user unit (crisp 1-unit lines sit
  * at .5 offsets; boxes at whole units). */
 double sp__snap(double v);
@@ -201,6 +217,7 @@ struct sp_region_series {
     int refs;              /* guarded by the cache mutex */
     int32_t region, rank;  /* rank -1 = all ranks */
     char *name;            /* region name (copied: drawing never reads the run) */
+    int color_slot;        /* its palette slot in the run's colour map */
     size_t run_nranks;
     int64_t span_ns;       /* run duration over every call (run time axis) */
     size_t n;
@@ -215,6 +232,10 @@ struct sp_region_series {
     float *block_ymin, *block_ymax;
     size_t bytes;          /* memory held (for the cache bound) */
 };
+
+/* The region colour of a series' chart: style.colors, else the slot the
+ * run's own map gave it when the series was built. (sp_region_series.c) */
+sp_rgba sp__series_color(const sp__canvas *c, const sp_region_series *s);
 
 /* A series of (run, region, rank) from the cache, building and caching it on
  * a miss; release with sp_region_series_free(). NULL with err on failure. */

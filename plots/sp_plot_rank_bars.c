@@ -122,7 +122,7 @@ int sp_plot_rank_bars(cairo_t *cr, double w, double h, const sp_run *run, int32_
              imax, imb);
     double y = sp__draw_title(&c, title, sub);
 
-    sp_rgba col = sp_plot_region_color(name, c.style.dark);
+    sp_rgba col = sp__region_color(&c, run, name);
     sp__legend_item items[2] = {{name, col, false}, {"mean over ranks", c.th.fg, true}};
     double pad = 16 * c.s;
     y += sp__legend(&c, items, 2, w - pad, y, w - 2 * pad, true) + 6 * c.s;

@@ -21,8 +21,11 @@
  *   derives depths from parent[] otherwise).
  * - Times in views are int64 ns relative to the run's first call after clock
  *   offsets ("run time"); labels print them with ns / µs / ms / s units.
- * - Region colours come from sp_plot_region_color() everywhere, so a region
- *   has the same colour in every chart of every run.
+ * - Region colours come from a colour map (analysis/sp_colors.h): regions
+ *   ranked by time get a palette designed to keep them apart. A chart uses
+ *   sp_plot_style.colors when set (the viewer and a comparison pass one map
+ *   for everything shown together, so a region has one colour in every
+ *   chart and in both runs), else a map built for the run it draws.
  * - Objects (sp_timeline) keep a pointer to the run: the run must outlive
  *   them and must not change meanwhile. Drawing functions are reentrant; one
  *   sp_timeline may be drawn from one thread at a time.
@@ -36,6 +39,8 @@
 
 #include <cairo.h>
 
+#include "sp_colors.h"
+#include "sp_figures.h"
 #include "sp_model.h"
 
 #ifdef __cplusplus
@@ -62,6 +67,11 @@ typedef struct sp_plot_style {
                                 no title. Charts with a one-line summary
                                 under the title (imbalance, counts) keep it
                                 with ""; the call tree then drops both. */
+    const sp_color_map *colors; /* region colours (borrowed; must outlive the
+                                   draw): NULL = a map built for the run drawn
+                                   (sp_color_map_for_run), so one run's charts
+                                   agree; pass one map for several runs shown
+                                   together (sp_color_map_new). */
 } sp_plot_style;
 
 /* Fill *st with the defaults listed above (light theme, scale 1). */
@@ -73,12 +83,16 @@ typedef struct sp_rgba {
 } sp_rgba;
 
 /*
- * The colour of a region: a stable hash of the name (FNV-1a) into a fixed
- * qualitative palette of 20 colours chosen for distinguishability, with a
- * variant for light and dark themes. The same name gives the same colour in
- * every chart, run and process. Text drawn on it should use
- * sp_plot_text_color_on() for contrast. name NULL gives a neutral grey.
+ * The colour of a region in map m (sp_colors.h: by rank of time, palette
+ * designed for distinctness, stable hash fallback), with a variant for light
+ * and dark themes. m NULL: the hash fallback alone. Text drawn on it should
+ * use sp_plot_text_color_on() for contrast. name NULL gives a neutral grey.
  */
+sp_rgba sp_plot_color_in(const sp_color_map *m, const char *name, bool dark);
+
+/* The hash fallback alone (sp_plot_color_in(NULL, name, dark)): the same
+ * name gives the same colour everywhere, but two names may share one. Charts
+ * use the map of what they show instead. */
 sp_rgba sp_plot_region_color(const char *name, bool dark);
 
 /* Black or white (slightly softened), whichever reads better on bg. */
@@ -104,6 +118,8 @@ int sp_plot_draw_empty(cairo_t *cr, double w, double h, const sp_plot_style *st,
 /*
  * One lane per (rank, thread) that has calls, ordered by rank then thread
  * index; within a lane, calls are stacked by nesting depth (depth 0 on top).
+ * Under the lanes a legend lists the regions drawn (the most time first); a
+ * draw too short for every lane says which ranks it left out.
  * sp_timeline_new() sorts every lane's calls per depth by start time and
  * builds a per-depth summary pyramid, so a frame costs O(visible rows *
  * (pixel columns + log n)) whatever the number of calls: everything
@@ -161,10 +177,15 @@ typedef struct sp_timeline_view {
     int64_t selected_call;    /* strong outline; selected_call -1 = none. */
     bool show_lane_labels;    /* left column "rank 0 / main" (default true) */
     bool show_axis;           /* time axis with grid at the top (default true) */
+    bool show_legend;         /* legend of the regions drawn, under the lanes
+                                 (default true) */
+    bool note_hidden_lanes;   /* when lanes do not fit the height, say which
+                                 ranks are not shown and how to see them
+                                 (default true; a scrolling view turns it off) */
 } sp_timeline_view;
 
-/* Defaults: whole run, no scroll, nothing highlighted or selected, labels and
- * axis shown. tl may be NULL. */
+/* Defaults: whole run, no scroll, nothing highlighted or selected, labels,
+ * axis, legend and the hidden-lanes note shown. tl may be NULL. */
 void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl);
 
 /* Counters from one draw (for tests and the benchmark). */
@@ -198,6 +219,12 @@ typedef struct sp_timeline_geometry {
 int sp_timeline_get_geometry(const sp_timeline *tl, double w, double h,
                              const sp_timeline_view *view,
                              const sp_plot_style *st, sp_timeline_geometry *g);
+
+/* Lanes drawn whole in a draw of size w x h with this view and style (the
+ * others are scrolled away or do not fit: the draw names them when
+ * view->note_hidden_lanes). */
+size_t sp_timeline_lanes_shown(const sp_timeline *tl, double w, double h,
+                               const sp_timeline_view *view, const sp_plot_style *st);
 
 /* Run time (ns) at x, and x of a run time, for a draw of width w (uses the
  * same geometry as sp_timeline_draw; x outside the data area extrapolates). */
@@ -287,6 +314,10 @@ typedef struct sp_calltree_view {
     double scroll_y;          /* rows scrolled up (user units) */
     bool flame;               /* true: root at the bottom (flame graph);
                                  false (default): root at the top (icicle) */
+    bool show_legend;         /* legend of the regions drawn (default true) */
+    const struct sp_figures *figures; /* per-rank figures of the run for the
+                                 labels (sp_figures.h; borrowed): NULL =
+                                 computed for each draw */
 } sp_calltree_view;
 
 void sp_calltree_view_init(sp_calltree_view *view);
@@ -294,7 +325,10 @@ void sp_calltree_view_init(sp_calltree_view *view);
 /*
  * Icicle of inclusive time: each node is a box whose width is its share of
  * the zoom root's inclusive time, children left to right by time (the tree's
- * order) under their parent, labelled "name  1.23 s (45.6%)" when it fits.
+ * order) under their parent, labelled "name  1.23 s · 45.6%" when it fits;
+ * with several ranks (or threads running a region) the time is per rank
+ * under the rank rule, "name  154 ms/rank · 45.6%". A legend of the regions
+ * drawn sits under the boxes.
  * The ancestors of a zoomed root are drawn as thin full-width bars above it
  * (click them to zoom out). Boxes under a pixel are not drawn. Needs an
  * analysed run.

@@ -108,6 +108,13 @@ static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
     s->rank = rank;
     s->run_nranks = run->nranks;
     s->name = strdup(run->region_names[region]);
+    /* The colour the run's own map gives the region (building a map only
+     * reads the run, so any drawing thread may do it). */
+    s->color_slot = sp_palette_hash_slot(run->region_names[region]);
+    sp_color_map *cm = sp_color_map_for_run(run);
+    if (cm)
+        s->color_slot = sp_color_map_slot(cm, run->region_names[region]);
+    sp_color_map_free(cm);
     s->group_rank = malloc((run->nranks + 1) * sizeof *s->group_rank);
     s->group_off = malloc((run->nranks + 1) * sizeof *s->group_off);
     if (!s->name || !s->group_rank || !s->group_off)
@@ -375,4 +382,11 @@ void sp_region_series_free(sp_region_series *s)
 size_t sp_region_series_count(const sp_region_series *s)
 {
     return s ? s->n : 0;
+}
+
+sp_rgba sp__series_color(const sp__canvas *c, const sp_region_series *s)
+{
+    if (c->style.colors)
+        return sp_plot_color_in(c->style.colors, s->name, c->style.dark);
+    return sp__palette_color(s->color_slot, c->style.dark);
 }

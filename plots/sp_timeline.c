@@ -337,6 +337,8 @@ sp_timeline *sp_timeline_new(const sp_run *run)
     if (!tl)
         return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
     tl->run = run;
+    /* The run's own colour map (never analyzes the run); NULL: hash colours. */
+    tl->colors = sp_color_map_for_run(run);
     /* Span over every rank after clock offsets. */
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     size_t max_lanes = 0;
@@ -361,6 +363,7 @@ sp_timeline *sp_timeline_new(const sp_run *run)
     tl->duration = t1 > t0 ? t1 - t0 : 0;
     tl->lanes = calloc(max_lanes, sizeof *tl->lanes);
     if (!tl->lanes) {
+        sp_color_map_free(tl->colors);
         free(tl);
         return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
     }
@@ -396,6 +399,9 @@ void sp_timeline_free(sp_timeline *tl)
         free(tl->slots[k].v);
     free(tl->labels);
     free(tl->lanes);
+    sp_color_map_free(tl->colors);
+    free(tl->slot_of);
+    free(tl->shown);
     free(tl);
 }
 
@@ -446,6 +452,8 @@ void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl)
     view->selected_call = -1;
     view->show_lane_labels = true;
     view->show_axis = true;
+    view->show_legend = true;
+    view->note_hidden_lanes = true;
 }
 
 size_t sp__tl_row_first_after(const sp__tl_lane *ln, const sp__tl_row *row, int64_t t)

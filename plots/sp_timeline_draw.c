@@ -56,14 +56,18 @@ typedef struct draw_ctx {
     bool last_merged;   /* the last rectangle already counts as merged */
     bool have_sel;
     double sel_x0, sel_x1, sel_y;
+    const int *slot_of; /* palette slot per region under the map in use */
+    bool *shown;        /* regions with a box drawn (the legend) */
     sp_timeline_stats st;
 } draw_ctx;
 
 static int region_slot(const draw_ctx *d, int32_t region)
 {
     int slot = SLOT_NEUTRAL;
-    if (region >= 0 && (size_t)region < d->tl->run->nregions)
-        slot = sp__palette_index(d->tl->run->region_names[region]);
+    if (region >= 0 && (size_t)region < d->tl->run->nregions) {
+        slot = d->slot_of[region];
+        d->shown[region] = true;
+    }
     if (d->highlight >= 0 && region != d->highlight)
         slot += SLOTS_PER_SET;
     return slot;
@@ -359,6 +363,75 @@ static void draw_labels(draw_ctx *d)
     free(widths);
 }
 
+/* Each region's slot under map m, recomputed only when the map changes;
+ * and a cleared "shown" flag per region. false on out of memory. */
+static bool prepare_colors(sp_timeline *tl, const sp_color_map *m)
+{
+    size_t n = tl->run->nregions ? tl->run->nregions : 1;
+    if (!tl->slot_of) {
+        tl->slot_of = malloc(n * sizeof *tl->slot_of);
+        tl->shown = malloc(n * sizeof *tl->shown);
+        if (!tl->slot_of || !tl->shown)
+            return false;
+        tl->slot_map_set = false;
+    }
+    if (!tl->slot_map_set || tl->slot_map != m) {
+        for (size_t g = 0; g < tl->run->nregions; g++)
+            tl->slot_of[g] = sp_color_map_slot(m, tl->run->region_names[g]);
+        tl->slot_map = m;
+        tl->slot_map_set = true;
+    }
+    memset(tl->shown, 0, n * sizeof *tl->shown);
+    return true;
+}
+
+/* "Rank 6, rank 7" style list of the ranks of lanes [from, to) into buf. */
+static void hidden_ranks(const sp_timeline *tl, size_t from, char *buf, size_t n)
+{
+    size_t o = 0;
+    int32_t lo = -1, prev = -1;
+    buf[0] = '\0';
+    for (size_t l = from; l <= tl->nlanes && o < n; l++) {
+        int32_t r = l < tl->nlanes ? tl->lanes[l].rank : -2;
+        if (r == prev)
+            continue;
+        if (lo < 0 || r != prev + 1 || r < 0) { /* close the range lo..prev */
+            if (lo >= 0)
+                o += (size_t)snprintf(buf + o, n - o, "%s%d", o ? "," : "", (int)lo);
+            if (lo >= 0 && prev > lo && o < n)
+                o += (size_t)snprintf(buf + o, n - o, "-%d", (int)prev);
+            lo = r;
+        }
+        prev = r;
+    }
+}
+
+/* The line under the lanes naming those that did not fit. */
+static void draw_hidden_note(draw_ctx *d)
+{
+    const sp_timeline *tl = d->tl;
+    const sp__tl_layout *lay = &d->lay;
+    size_t first_hidden = tl->nlanes;
+    for (size_t l = 0; l < tl->nlanes; l++)
+        if (sp__tl_lane_top(tl, lay, l) + sp__tl_lane_height(tl, lay, l) >
+            lay->scroll_y + lay->data_h + 0.5) {
+            first_hidden = l;
+            break;
+        }
+    if (first_hidden >= tl->nlanes)
+        return;
+    char ranks[96], text[256];
+    hidden_ranks(tl, first_hidden, ranks, sizeof ranks);
+    size_t nh = tl->nlanes - first_hidden;
+    snprintf(text, sizeof text,
+             "%zu of %zu lanes (rank%s %s) did not fit: draw a taller chart (plot --size) or "
+             "choose ranks (--ranks %s)",
+             nh, tl->nlanes, strpbrk(ranks, ",-") ? "s" : "", ranks, ranks);
+    sp__canvas *c = d->c;
+    sp__text_draw(c, SP__FONT_SMALL, text, 12 * c->s, lay->note_y + lay->note_h / 2, 0, 0.5,
+                  c->w - 24 * c->s, c->th.bad);
+}
+
 static void draw_axis(draw_ctx *d)
 {
     sp__canvas *c = d->c;
@@ -374,7 +447,7 @@ static void draw_axis(draw_ctx *d)
     cairo_rectangle(cr, 0, ya, c->w, lay->axis_h);
     cairo_fill(cr);
     cairo_save(cr);
-    cairo_rectangle(cr, lay->data_x, ya, lay->data_w, c->h - ya);
+    cairo_rectangle(cr, lay->data_x, ya, lay->data_w, lay->data_y + lay->data_h - ya);
     cairo_clip(cr);
     for (int i = 0; i < t.n; i++) {
         double x = sp__snap(sp__axis_map(&a, t.v[i])) + 0.5;
@@ -459,6 +532,15 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
     d.caplabels = &mtl->caplabels;
     for (int k = 0; k < NSLOTS; k++)
         d.slots[k].n = 0;
+    /* The caller's colour map, else the run's own (legend and boxes agree). */
+    if (!c.style.colors)
+        c.style.colors = tl->colors;
+    if (!prepare_colors(mtl, c.style.colors)) {
+        sp__canvas_end(&c);
+        return sp__error(SP_ENOMEM, "out of memory drawing the timeline");
+    }
+    d.slot_of = mtl->slot_of;
+    d.shown = mtl->shown;
     d.view = view;
     d.highlight = view ? view->highlight_region : -1;
     sp__tl_layout_get(tl, w, h, view, &c.style, &d.lay);
@@ -548,9 +630,14 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
         cairo_restore(cr);
         sp__set_color(cr, c.th.axis);
         cairo_move_to(cr, lay->data_x - 0.5, lay->data_y);
-        cairo_line_to(cr, lay->data_x - 0.5, h);
+        cairo_line_to(cr, lay->data_x - 0.5, lay->data_y + lay->data_h);
         cairo_stroke(cr);
     }
+    if (lay->note_h > 0)
+        draw_hidden_note(&d);
+    if (lay->legend_h > 0)
+        sp__region_legend(&c, tl->run, d.shown, c.style.colors, 12 * c.s, lay->legend_y + 4 * c.s,
+                          w - 24 * c.s, 2);
     /* Scroll indicator when the lanes do not fit. */
     if (lay->content_h > lay->data_h && lay->data_h > 0) {
         double bh = fmax(20 * c.s, lay->data_h * lay->data_h / lay->content_h);

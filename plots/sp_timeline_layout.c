@@ -28,13 +28,25 @@ void sp__tl_layout_get(const sp_timeline *tl, double w, double h, const sp_timel
     lay->data_x = labels ? round(fmin(9.0 * fs, w * 0.35)) : 0;
     lay->data_y = lay->title_h + lay->axis_h;
     lay->data_w = fmax(1.0, w - lay->data_x);
-    lay->data_h = fmax(0.0, h - lay->data_y);
     lay->row_h = round(1.55 * fs);
     lay->lane_pad = round(3 * s);
     lay->lane_gap = fmax(1.0, round(s));
     size_t nl = tl ? tl->nlanes : 0;
     lay->content_h = nl * (2 * lay->lane_pad + lay->lane_gap) +
                      (double)(tl ? tl->total_depths : 0) * lay->row_h;
+    /* Bottom bands: the legend (two rows of the small font, generously),
+     * and above it one line naming the lanes that do not fit, when asked. */
+    /* ... unless the chart is too short to give lanes the room first (a
+     * strip of timeline, e.g. one of a comparison's, whose page shows the
+     * colours in its table). */
+    bool legend = (view ? view->show_legend : true) && nl > 0 && h - lay->data_y >= 12 * fs;
+    lay->legend_h = legend ? round(2 * 1.45 * fs + 8 * s) : 0;
+    double avail = fmax(0.0, h - lay->data_y - lay->legend_h);
+    bool note = (view ? view->note_hidden_lanes : true) && nl > 0;
+    lay->note_h = note && lay->content_h > avail ? round(1.6 * fs) : 0;
+    lay->data_h = fmax(0.0, avail - lay->note_h);
+    lay->note_y = lay->data_y + lay->data_h;
+    lay->legend_y = lay->note_y + lay->note_h;
     double max_scroll = fmax(0.0, lay->content_h - lay->data_h);
     double sy = view ? view->scroll_y : 0;
     lay->scroll_y = isfinite(sy) ? fmin(fmax(sy, 0.0), max_scroll) : 0;
@@ -105,4 +117,20 @@ double sp_timeline_ns_to_x(const sp_timeline *tl, double w, double h, const sp_t
     sp__tl_layout lay;
     sp__tl_layout_get(tl, w, h, view, st, &lay);
     return lay.data_x + (t_ns - lay.t0) / (lay.t1 - lay.t0) * lay.data_w;
+}
+
+size_t sp_timeline_lanes_shown(const sp_timeline *tl, double w, double h,
+                               const sp_timeline_view *view, const sp_plot_style *st)
+{
+    if (!tl)
+        return 0;
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, w, h, view, st, &lay);
+    size_t n = 0;
+    for (size_t l = 0; l < tl->nlanes; l++) {
+        double top = sp__tl_lane_top(tl, &lay, l) - lay.scroll_y;
+        if (top >= 0 && top + sp__tl_lane_height(tl, &lay, l) <= lay.data_h + 0.5)
+            n++;
+    }
+    return n;
 }

@@ -86,6 +86,14 @@ struct sp_timeline {
     sp__tl_buf slots[SP__TL_NSLOTS];
     sp__tl_label *labels;
     size_t caplabels;
+    /* Colours: the run's own map (NULL: hash colours), and per draw each
+     * region's palette slot under the map in use (recomputed only when the
+     * map changes) and whether a box of it was drawn (the legend). */
+    sp_color_map *colors;
+    const sp_color_map *slot_map;
+    bool slot_map_set;
+    int *slot_of;
+    bool *shown;
 };
 
 /* Run-time start and end of a row's k-th call. */
@@ -108,6 +116,8 @@ typedef struct sp__tl_layout {
     double data_x, data_y, data_w, data_h;
     double row_h, lane_pad, lane_gap;
     double content_h;
+    double note_y, note_h;      /* "lanes not shown" line (0 high: none) */
+    double legend_y, legend_h;  /* legend band under the lanes (0: none) */
     double scroll_y;            /* clamped */
     double t0, t1;              /* visible window, ns (run time) */
 } sp__tl_layout;

@@ -69,3 +69,5 @@ GListModel *sp_call_node_children(SpRunDocument *doc, int node)
     }
     return G_LIST_MODEL(store);
 }
+
+SpRunDocument *sp_call_node_get_document(SpCallNode *self) { return self->doc; }

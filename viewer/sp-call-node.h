@@ -14,6 +14,7 @@ G_DECLARE_FINAL_TYPE(SpCallNode, sp_call_node, SP, CALL_NODE, GObject)
 SpCallNode *sp_call_node_new(SpRunDocument *doc, int node);
 
 int sp_call_node_get_index(SpCallNode *self);
+SpRunDocument *sp_call_node_get_document(SpCallNode *self);
 const sp_tree_node *sp_call_node_get_node(SpCallNode *self);
 /* Region name ("(root)" for the root). */
 const char *sp_call_node_get_name(SpCallNode *self);

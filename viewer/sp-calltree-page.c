@@ -37,13 +37,29 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SpCalltreePage, sp_calltree_page, GTK_TYPE_WIDGET,
 
 /* ---- cells, sorting ---- */
 
+/* The rank rule (sp_figures.h): with several ranks (or threads running a
+ * path) Inclusive, Own and Calls are per rank; estimates are italic. */
+static const sp_figures *node_figures(SpCallNode *n)
+{
+    const sp_figures *fg = sp_run_document_get_figures(sp_call_node_get_document(n));
+    return fg && fg->two_columns ? fg : NULL;
+}
+
+static sp_fig_kind node_kind(SpCallNode *n)
+{
+    return sp_region_fig_kind(sp_run_document_get_run(sp_call_node_get_document(n)),
+                              sp_call_node_get_node(n)->region);
+}
+
 static double field_value(SpCallNode *n, Field f)
 {
     const sp_tree_node *t = sp_call_node_get_node(n);
+    const sp_figures *fg = node_figures(n);
+    int k = sp_call_node_get_index(n);
     switch (f) {
-    case FIELD_INCL: return t->incl_s;
-    case FIELD_OWN: return t->own_s;
-    case FIELD_CALLS: return (double)t->calls;
+    case FIELD_INCL: return fg ? fg->node_incl[k].mean_s : t->incl_s;
+    case FIELD_OWN: return fg ? fg->node_own[k].mean_s : t->own_s;
+    case FIELD_CALLS: return fg ? fg->node_calls[k].mean : (double)t->calls;
     case FIELD_PERCENT: return sp_call_node_get_fraction(n);
     default: return 0;
     }
@@ -52,10 +68,36 @@ static double field_value(SpCallNode *n, Field f)
 static char *cell_text(gpointer item, gpointer data)
 {
     Field f = GPOINTER_TO_INT(data);
+    sp_fig_kind kind = node_kind(item);
+    const char *mark = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? "≥" : "";
+    const sp_figures *fg = node_figures(item);
     switch (f) {
-    case FIELD_CALLS: return sp_format_count(sp_call_node_get_node(item)->calls);
+    case FIELD_CALLS:
+        if (fg) {
+            char b[64];
+            sp_fig_format_calls_range(&fg->node_calls[sp_call_node_get_index(item)], kind, b,
+                                      sizeof b);
+            return g_strdup(b);
+        } else {
+            g_autofree char *n = sp_format_count(sp_call_node_get_node(item)->calls);
+            return g_strdup_printf("%s%s", mark, n);
+        }
     case FIELD_PERCENT: return g_strdup_printf("%.1f %%", 100 * sp_call_node_get_fraction(item));
-    default: return sp_format_duration(field_value(item, f));
+    default: {
+        g_autofree char *d = sp_format_duration(field_value(item, f));
+        return g_strdup_printf("%s%s", mark, d);
+    }
+    }
+}
+
+static const char *cell_class(gpointer item, gpointer data)
+{
+    if (GPOINTER_TO_INT(data) == FIELD_PERCENT)
+        return NULL;
+    switch (node_kind(item)) {
+    case SP_FIG_ESTIMATE: return "sp-estimate";
+    case SP_FIG_LOWER_BOUND: return "sp-lower-bound";
+    default: return NULL;
     }
 }
 
@@ -212,6 +254,15 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
 {
     g_set_object(&self->doc, sp_session_get_base(session));
     sp_flame_chart_set_document(self->flame, self->doc);
+    /* Titles say what the numbers are: per rank (or thread) under the rule. */
+    const sp_figures *fg = self->doc ? sp_run_document_get_figures(self->doc) : NULL;
+    gboolean two = fg && fg->two_columns;
+    const char *unit = fg && fg->nranks > 1 ? "/rank" : "/thread";
+    g_autofree char *incl = g_strdup_printf("Inclusive%s", two ? unit : "");
+    g_autofree char *own = g_strdup_printf("Own%s", two ? unit : "");
+    gtk_column_view_column_set_title(self->columns[FIELD_INCL], incl);
+    gtk_column_view_column_set_title(self->columns[FIELD_OWN], own);
+    gtk_column_view_column_set_title(self->columns[FIELD_CALLS], two ? "Calls/rank" : "Calls");
     g_clear_object(&self->tree);
     if (self->doc) {
         GListModel *roots = sp_call_node_children(self->doc, 0);
@@ -299,7 +350,8 @@ static void sp_calltree_page_init(SpCalltreePage *self)
         if (f == FIELD_NAME)
             sp_column_set_region(self->columns[f], cell_name, NULL, TRUE);
         else
-            sp_column_set_text(self->columns[f], cell_text, GINT_TO_POINTER(f), TRUE);
+            sp_column_set_text_full(self->columns[f], cell_text, cell_class, GINT_TO_POINTER(f),
+                                    TRUE);
         sp_column_set_compare(self->columns[f], compare_nodes, GINT_TO_POINTER(f));
     }
     /* Sorting keeps children under their parent. */

@@ -4,6 +4,7 @@
 #include "sp-chart.h"
 
 #include "sp-viewer-error.h"
+#include "sp-viewer-window.h"
 
 G_DEFINE_INTERFACE(SpChart, sp_chart, GTK_TYPE_WIDGET)
 
@@ -30,6 +31,11 @@ void sp_chart_style_for_widget(GtkWidget *widget, sp_plot_style *st)
     gtk_style_context_get_color(gtk_widget_get_style_context(widget), &fg);
     G_GNUC_END_IGNORE_DEPRECATIONS
     st->dark = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5;
+    /* The window's region colours (one map for the runs it shows), so every
+     * chart, swatch and export agrees. */
+    GtkRoot *root = gtk_widget_get_root(widget);
+    if (root && SP_IS_VIEWER_WINDOW(root))
+        st->colors = sp_session_get_colors(sp_viewer_window_get_session(SP_VIEWER_WINDOW(root)));
 }
 
 void sp_chart_snapshot(SpChart *self, GtkSnapshot *snapshot)

@@ -29,7 +29,8 @@ int sp_chart_draw(SpChart *self, cairo_t *cr, double w, double h, const sp_plot_
 const char *sp_chart_get_name(SpChart *self);
 
 /* The plots style matching widget's current GTK style: dark when its text
- * colour is light, background left to GTK. */
+ * colour is light, background left to GTK; region colours from the window's
+ * session (sp_session_get_colors) once the widget is in a window. */
 void sp_chart_style_for_widget(GtkWidget *widget, sp_plot_style *st);
 
 /* Append the chart drawn at the widget's size to snapshot. */

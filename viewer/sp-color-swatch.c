@@ -20,7 +20,7 @@ static void sp_color_swatch_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
         return;
     sp_plot_style st;
     sp_chart_style_for_widget(widget, &st);
-    sp_rgba c = sp_plot_region_color(self->region, st.dark);
+    sp_rgba c = sp_plot_color_in(st.colors, self->region, st.dark);
     int w = gtk_widget_get_width(widget), h = gtk_widget_get_height(widget);
     graphene_rect_t r = GRAPHENE_RECT_INIT((w - SWATCH_SIZE) / 2.0f, (h - SWATCH_SIZE) / 2.0f,
                                            SWATCH_SIZE, SWATCH_SIZE);

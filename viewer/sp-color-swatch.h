@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sp-color-swatch.h - a small rounded square in a region's colour (the same
- * colour as in every chart: sp_plot_region_color()). */
+ * colour as in every chart: the window's colour map, sp_chart_style_for_widget()). */
 #ifndef SP_COLOR_SWATCH_H
 #define SP_COLOR_SWATCH_H
 

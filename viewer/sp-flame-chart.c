@@ -23,6 +23,8 @@ static int chart_draw(SpChart *chart, cairo_t *cr, double w, double h, const sp_
     SpFlameChart *self = SP_FLAME_CHART(chart);
     if (!self->doc)
         return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
+    /* the per-rank labels from the figures computed at load, not per frame */
+    self->view.figures = sp_run_document_get_figures(self->doc);
     return sp_plot_calltree(cr, w, h, sp_run_document_get_run(self->doc), &self->view, st);
 }
 

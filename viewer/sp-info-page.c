@@ -76,6 +76,9 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
         (double)(sp_run_document_get_t1_ns(doc) - sp_run_document_get_t0_ns(doc)) * 1e-9);
     g_autofree char *load = sp_format_duration(sp_run_document_get_load_seconds(doc));
     const char *path = sp_run_document_get_path(doc);
+    const sp_figures *fg = sp_run_document_get_figures(doc);
+    char rule[512];
+    add_row(list, "Wall-clock span", span); /* the headline of a run */
     add_row(list, "File", path ? path : "(in memory)");
     add_row(list, "Layout", run->layout);
     add_row(list, "Schema version", schema);
@@ -83,7 +86,25 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
     add_row(list, "Threads", nthreads);
     add_row(list, "Regions", regions);
     add_row(list, "Calls", calls);
-    add_row(list, "Wall-clock span", span);
+    if (fg && fg->two_columns)
+        add_row(list, "Times shown", sp_figures_rule_text(fg, rule, sizeof rule));
+    if (fg && fg->nsampled) {
+        g_autofree char *period = fg->sample_period_s > 0
+                                      ? sp_format_duration(fg->sample_period_s)
+                                      : g_strdup("unknown");
+        g_autofree char *est = g_strdup_printf(
+            "%zu region%s from call-stack samples, one every %s of CPU time: calls and times "
+            "are estimates (~, italic); no min, max, std or p95",
+            fg->nsampled, fg->nsampled == 1 ? "" : "s", period);
+        add_row(list, "Estimates", est);
+    }
+    if (fg && fg->nthrottled) {
+        g_autofree char *lb = g_strdup_printf(
+            "tracing stopped for %zu very short, very frequent function%s: calls and times are "
+            "lower bounds (≥)",
+            fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
+        add_row(list, "Lower bounds", lb);
+    }
     add_row(list, "Loaded in", load);
 
     g_autofree char *meta_title = role ? g_strdup_printf("%s metadata", role)

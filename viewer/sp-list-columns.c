@@ -46,6 +46,14 @@ static void text_bind(GtkSignalListItemFactory *f, GtkListItem *li, CellInfo *in
         if (cls)
             gtk_widget_add_css_class(label, cls);
         g_object_set_data(G_OBJECT(label), "sp-css-class", (gpointer)cls);
+        /* What the marks of the rank rule's figures mean (sp_figures.h). */
+        gtk_widget_set_tooltip_text(
+            label, g_strcmp0(cls, "sp-estimate") == 0
+                       ? "Estimated from call-stack samples (~): the sampling period is its "
+                         "resolution"
+                   : g_strcmp0(cls, "sp-lower-bound") == 0
+                       ? "A lower bound (≥): tracing stopped for this very frequent function"
+                       : NULL);
     }
 }
 

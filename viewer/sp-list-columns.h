@@ -23,7 +23,9 @@ typedef const char *(*SpCellClassFunc)(gpointer item, gpointer user_data);
 
 void sp_column_set_text(GtkColumnViewColumn *column, SpCellTextFunc func, gpointer user_data,
                         gboolean numeric);
-/* Same, adding the CSS class class_func returns to the cell's label. */
+/* Same, adding the CSS class class_func returns to the cell's label; the
+ * classes "sp-estimate" and "sp-lower-bound" also get a tooltip saying what
+ * the figure's mark (~, ≥) means. */
 void sp_column_set_text_full(GtkColumnViewColumn *column, SpCellTextFunc func,
                              SpCellClassFunc class_func, gpointer user_data, gboolean numeric);
 void sp_column_set_region(GtkColumnViewColumn *column, SpCellNameFunc func, gpointer user_data,

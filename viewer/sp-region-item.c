@@ -32,6 +32,7 @@ SpRegionItem *sp_region_item_new(SpRunDocument *doc, int region)
 }
 
 int sp_region_item_get_id(SpRegionItem *self) { return self->id; }
+SpRunDocument *sp_region_item_get_document(SpRegionItem *self) { return self->doc; }
 
 const char *sp_region_item_get_name(SpRegionItem *self)
 {

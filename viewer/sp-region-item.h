@@ -14,6 +14,7 @@ G_DECLARE_FINAL_TYPE(SpRegionItem, sp_region_item, SP, REGION_ITEM, GObject)
 SpRegionItem *sp_region_item_new(SpRunDocument *doc, int region);
 
 int sp_region_item_get_id(SpRegionItem *self);
+SpRunDocument *sp_region_item_get_document(SpRegionItem *self);
 const char *sp_region_item_get_name(SpRegionItem *self);
 const sp_stats *sp_region_item_get_stats(SpRegionItem *self);
 double sp_region_item_get_imbalance(SpRegionItem *self);

@@ -7,9 +7,14 @@
 #include "sp-region-item.h"
 #include "sp-viewer-format.h"
 
+/* The table follows the rank rule (sp_figures.h): with several ranks (or
+ * a region on several threads) Calls, Total and Own are per rank (Total the
+ * mean over the ranks, Slowest rank the largest rank's), Mean ... p95 are of
+ * one call; estimates (sampled regions) are italic with a tooltip and show
+ * no Min, Max, Std, p95. */
 typedef enum {
-    FIELD_NAME, FIELD_CALLS, FIELD_TOTAL, FIELD_OWN, FIELD_MEAN, FIELD_MIN, FIELD_MAX,
-    FIELD_STD, FIELD_P95, FIELD_IMBALANCE, N_FIELDS
+    FIELD_NAME, FIELD_CALLS, FIELD_TOTAL, FIELD_SLOWEST, FIELD_OWN, FIELD_MEAN, FIELD_MIN,
+    FIELD_MAX, FIELD_STD, FIELD_P95, FIELD_IMBALANCE, N_FIELDS
 } Field;
 
 struct _SpRegionsPage {
@@ -28,7 +33,7 @@ struct _SpRegionsPage {
     GtkSingleSelection *selection;
 
     GtkSearchEntry *search_entry;
-    GtkLabel *count_label;
+    GtkLabel *count_label, *hint_label;
     GtkColumnView *column_view;
     GtkColumnViewColumn *columns[N_FIELDS];
     SpChartView *histogram, *duration_time;
@@ -41,13 +46,27 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SpRegionsPage, sp_regions_page, GTK_TYPE_WIDGET,
 
 /* ---- cells and sorting ---- */
 
+static const sp_figures *item_figures(SpRegionItem *item)
+{
+    return sp_run_document_get_figures(sp_region_item_get_document(item));
+}
+
+static sp_fig_kind item_kind(SpRegionItem *item)
+{
+    return sp_region_fig_kind(sp_run_document_get_run(sp_region_item_get_document(item)),
+                              sp_region_item_get_id(item));
+}
+
 static double field_value(SpRegionItem *item, Field f)
 {
     const sp_stats *s = sp_region_item_get_stats(item);
+    const sp_figures *fg = item_figures(item);
+    int g = sp_region_item_get_id(item);
     switch (f) {
-    case FIELD_CALLS: return (double)s->calls;
-    case FIELD_TOTAL: return s->total_s;
-    case FIELD_OWN: return s->own_s;
+    case FIELD_CALLS: return fg ? fg->region_calls[g].mean : (double)s->calls;
+    case FIELD_TOTAL: return fg ? fg->region_total[g].mean_s : s->total_s;
+    case FIELD_SLOWEST: return fg ? fg->region_total[g].max_s : s->total_s;
+    case FIELD_OWN: return fg ? fg->region_own[g].mean_s : s->own_s;
     case FIELD_MEAN: return s->mean_s;
     case FIELD_MIN: return s->min_s;
     case FIELD_MAX: return s->max_s;
@@ -61,11 +80,37 @@ static double field_value(SpRegionItem *item, Field f)
 static char *cell_text(gpointer item, gpointer data)
 {
     Field f = GPOINTER_TO_INT(data);
-    if (f == FIELD_CALLS)
-        return sp_format_count(sp_region_item_get_stats(item)->calls);
+    sp_fig_kind kind = item_kind(item);
+    const char *mark = kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? "≥" : "";
+    const sp_figures *fg = item_figures(item);
+    if (f == FIELD_CALLS) {
+        if (fg && fg->two_columns) {
+            char b[64];
+            sp_fig_format_calls_range(&fg->region_calls[sp_region_item_get_id(item)], kind, b,
+                                      sizeof b);
+            return g_strdup(b);
+        }
+        g_autofree char *n = sp_format_count(sp_region_item_get_stats(item)->calls);
+        return g_strdup_printf("%s%s", kind == SP_FIG_LOWER_BOUND ? "≥" : mark, n);
+    }
     if (f == FIELD_IMBALANCE)
         return g_strdup_printf("%.2f×", sp_region_item_get_imbalance(item));
-    return sp_format_duration(field_value(item, f));
+    if (kind == SP_FIG_ESTIMATE && f >= FIELD_MIN && f <= FIELD_P95)
+        return g_strdup("–"); /* the resolution is the sampling period */
+    g_autofree char *d = sp_format_duration(field_value(item, f));
+    return g_strdup_printf("%s%s", f >= FIELD_MIN && f <= FIELD_P95 ? "" : mark, d);
+}
+
+static const char *cell_class(gpointer item, gpointer data)
+{
+    Field f = GPOINTER_TO_INT(data);
+    if (f == FIELD_IMBALANCE)
+        return NULL;
+    switch (item_kind(item)) {
+    case SP_FIG_ESTIMATE: return "sp-estimate";
+    case SP_FIG_LOWER_BOUND: return f >= FIELD_MIN && f <= FIELD_P95 ? NULL : "sp-lower-bound";
+    default: return NULL;
+    }
 }
 
 static const char *cell_name(gpointer item, gpointer data) { return sp_region_item_get_name(item); }
@@ -208,9 +253,46 @@ static void on_activate(GtkColumnView *view, guint position, SpRegionsPage *self
     gtk_widget_activate_action(GTK_WIDGET(self), "win.page", "s", "timeline");
 }
 
+/* Column titles and the hint say what the numbers are for this run. */
+static void update_headers(SpRegionsPage *self)
+{
+    const sp_figures *fg = self->doc ? sp_run_document_get_figures(self->doc) : NULL;
+    gboolean two = fg && fg->two_columns;
+    const char *unit = fg && fg->nranks > 1 ? "rank" : "thread";
+    g_autofree char *calls = g_strdup_printf("Calls/%s", two ? "rank" : "run");
+    g_autofree char *total = g_strdup_printf("Total/%s", unit);
+    g_autofree char *slow = g_strdup_printf("Slowest %s", unit);
+    g_autofree char *own = g_strdup_printf("Own/%s", unit);
+    gtk_column_view_column_set_title(self->columns[FIELD_CALLS], two ? calls : "Calls");
+    gtk_column_view_column_set_title(self->columns[FIELD_TOTAL], two ? total : "Total");
+    gtk_column_view_column_set_title(self->columns[FIELD_SLOWEST], slow);
+    gtk_column_view_column_set_visible(self->columns[FIELD_SLOWEST], two);
+    gtk_column_view_column_set_title(self->columns[FIELD_OWN], two ? own : "Own");
+    gtk_column_view_column_set_title(self->columns[FIELD_MEAN], two ? "Call mean" : "Mean");
+    g_autofree char *hint = NULL;
+    if (two && fg->nranks > 1)
+        hint = g_strdup_printf("Per rank: the mean over %zu ranks, and the slowest · Call "
+                               "mean … p95: one call, over every call · ~ estimate",
+                               fg->nranks);
+    else if (two)
+        hint = g_strdup("Per thread: the mean over the threads running a region, and the "
+                        "slowest · Call mean … p95: one call · ~ estimate");
+    else
+        hint = g_strdup("Mean … p95: one call · ~ estimated from samples · imbalance = max ÷ "
+                        "mean of the per-rank totals");
+    gtk_label_set_text(self->hint_label, hint);
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->hint_label),
+                                "The rank rule: a time is per rank (the mean over the ranks, "
+                                "a rank without the region counting 0 s) with the slowest "
+                                "rank beside it, what the job's wall clock sees. Sums over "
+                                "ranks appear only where labelled. Italic ~ figures are "
+                                "estimates from call-stack samples.");
+}
+
 static void on_base(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
 {
     g_set_object(&self->doc, sp_session_get_base(session));
+    update_headers(self);
     g_autoptr(GListModel) items = sp_region_item_list_new(self->doc);
     gtk_filter_list_model_set_model(self->filtered, items);
     update_count(self);
@@ -276,6 +358,7 @@ static void sp_regions_page_class_init(SpRegionsPageClass *klass)
     gtk_widget_class_set_template_from_resource(wc, "/org/scopeprofiler/Viewer/sp-regions-page.ui");
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, search_entry);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, count_label);
+    gtk_widget_class_bind_template_child(wc, SpRegionsPage, hint_label);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, column_view);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, histogram);
     gtk_widget_class_bind_template_child(wc, SpRegionsPage, duration_time);
@@ -283,6 +366,7 @@ static void sp_regions_page_class_init(SpRegionsPageClass *klass)
     COL("col_name", FIELD_NAME);
     COL("col_calls", FIELD_CALLS);
     COL("col_total", FIELD_TOTAL);
+    COL("col_slowest", FIELD_SLOWEST);
     COL("col_own", FIELD_OWN);
     COL("col_mean", FIELD_MEAN);
     COL("col_min", FIELD_MIN);
@@ -304,7 +388,7 @@ static void sp_regions_page_init(SpRegionsPage *self)
         if (f == FIELD_NAME)
             sp_column_set_region(col, cell_name, NULL, FALSE);
         else
-            sp_column_set_text(col, cell_text, GINT_TO_POINTER(f), TRUE);
+            sp_column_set_text_full(col, cell_text, cell_class, GINT_TO_POINTER(f), TRUE);
         sp_column_set_compare(col, compare_items, GINT_TO_POINTER(f));
     }
 

@@ -20,6 +20,7 @@ struct _SpRunDocument {
     gint64 t0_ns, t1_ns;
     double *imbalance; /* per region */
     int top_region;
+    sp_figures *figures; /* the rank rule's figures (sp_figures.h) */
 };
 
 G_DEFINE_FINAL_TYPE(SpRunDocument, sp_run_document, G_TYPE_OBJECT)
@@ -29,6 +30,7 @@ static void sp_run_document_finalize(GObject *object)
     SpRunDocument *self = SP_RUN_DOCUMENT(object);
     sp_timeline_free(self->timeline); /* points into run: free first */
     sp_plot_cache_forget(self->run);  /* the charts' cached series of this run */
+    sp_figures_free(self->figures);
     sp_run_free(self->run);
     g_free(self->path);
     g_free(self->display_name);
@@ -88,6 +90,11 @@ static gboolean prepare(SpRunDocument *self, GError **error)
     if (sp_run_time_span(self->run, &self->t0_ns, &self->t1_ns) != 0)
         self->t0_ns = self->t1_ns = 0;
     compute_imbalance(self);
+    self->figures = sp_figures_new(self->run);
+    if (!self->figures) {
+        sp_viewer_set_error(error, SP_ENOMEM, sp_last_error());
+        return FALSE;
+    }
     /* Own time, not total: the outermost region always has the most total
      * time and says little; the hot spot is where the time is spent. */
     double best = -1;
@@ -227,4 +234,9 @@ char *sp_run_document_tree_path(SpRunDocument *self, int node)
     }
     g_ptr_array_unref(names);
     return g_string_free(s, FALSE);
+}
+
+const sp_figures *sp_run_document_get_figures(SpRunDocument *self)
+{
+    return self->figures;
 }

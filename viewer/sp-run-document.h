@@ -11,6 +11,7 @@
 #include <gio/gio.h>
 
 #include "sp_analysis.h"
+#include "sp_figures.h"
 #include "sp_model.h"
 #include "sp_plots.h"
 
@@ -54,6 +55,11 @@ gint64 sp_run_document_get_t1_ns(SpRunDocument *self);
 /* The region with the most own time, the run's hot spot (what charts show
  * until a region is selected), or -1 for a run without calls. */
 int sp_run_document_get_top_region(SpRunDocument *self);
+
+/* The run's figures under the rank rule (sp_figures.h): per-rank means and
+ * maxima of every region and call path, the wall-clock span, which figures
+ * are estimates. Computed while loading. */
+const sp_figures *sp_run_document_get_figures(SpRunDocument *self);
 
 /* Region id by name, or -1. */
 int sp_run_document_find_region(SpRunDocument *self, const char *name);

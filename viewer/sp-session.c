@@ -6,6 +6,11 @@ struct _SpSession {
     GObject parent_instance;
     SpRunDocument *base, *candidate;
     char *selected_region;
+    /* Region colours of the runs shown (sp_colors.h: one map for base and
+     * candidate). Replaced maps are kept until the session ends: charts
+     * drawing in worker threads may still hold the previous one. */
+    sp_color_map *colors;
+    GPtrArray *old_colors;
 };
 
 G_DEFINE_FINAL_TYPE(SpSession, sp_session, G_TYPE_OBJECT)
@@ -23,7 +28,10 @@ static void sp_session_dispose(GObject *object)
 
 static void sp_session_finalize(GObject *object)
 {
-    g_free(SP_SESSION(object)->selected_region);
+    SpSession *self = SP_SESSION(object);
+    sp_color_map_free(self->colors);
+    g_ptr_array_unref(self->old_colors);
+    g_free(self->selected_region);
     G_OBJECT_CLASS(sp_session_parent_class)->finalize(object);
 }
 
@@ -68,7 +76,10 @@ static void sp_session_class_init(SpSessionClass *klass)
     g_object_class_install_properties(oc, N_PROPS, properties);
 }
 
-static void sp_session_init(SpSession *self) {}
+static void sp_session_init(SpSession *self)
+{
+    self->old_colors = g_ptr_array_new_with_free_func((GDestroyNotify)sp_color_map_free);
+}
 
 SpSession *sp_session_new(void) { return g_object_new(SP_TYPE_SESSION, NULL); }
 
@@ -78,6 +89,13 @@ SpRunDocument *sp_session_get_candidate(SpSession *self) { return self->candidat
 void sp_session_set_runs(SpSession *self, SpRunDocument *base, SpRunDocument *candidate)
 {
     g_return_if_fail(SP_IS_SESSION(self));
+    /* The colours first: pages redraw when notified of the new runs. */
+    const sp_run *runs[2] = {base ? sp_run_document_get_run(base) : NULL,
+                             candidate ? sp_run_document_get_run(candidate) : NULL};
+    sp_color_map *colors = sp_color_map_new(runs, 2); /* NULL (ENOMEM): hash colours */
+    if (self->colors)
+        g_ptr_array_add(self->old_colors, self->colors);
+    g_atomic_pointer_set(&self->colors, colors);
     g_object_freeze_notify(G_OBJECT(self));
     if (g_set_object(&self->base, base))
         g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_BASE]);
@@ -106,4 +124,9 @@ int sp_session_get_selected_id(SpSession *self, SpRunDocument *doc)
     if (!doc || !self->selected_region)
         return -1;
     return sp_run_document_find_region(doc, self->selected_region);
+}
+
+const sp_color_map *sp_session_get_colors(SpSession *self)
+{
+    return self ? g_atomic_pointer_get(&self->colors) : NULL;
 }

@@ -28,6 +28,12 @@ void sp_session_set_selected_region(SpSession *self, const char *name);
 /* The selected region's id in doc (base or candidate), or -1. */
 int sp_session_get_selected_id(SpSession *self, SpRunDocument *doc);
 
+/* The region colours of the runs shown: one map for base and candidate
+ * (sp_colors.h), so a region has one colour on every page and in both runs.
+ * Valid until the session is finalized (safe to use from a drawing worker);
+ * NULL before any run (charts then use hash colours). */
+const sp_color_map *sp_session_get_colors(SpSession *self);
+
 G_END_DECLS
 
 #endif

@@ -21,7 +21,7 @@ static void sp_share_bar_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
     SpShareBar *self = SP_SHARE_BAR(widget);
     sp_plot_style st;
     sp_chart_style_for_widget(widget, &st);
-    sp_rgba c = self->region ? sp_plot_region_color(self->region, st.dark)
+    sp_rgba c = self->region ? sp_plot_color_in(st.colors, self->region, st.dark)
                              : (sp_rgba){0.21, 0.52, 0.89, 1};
     float w = (float)gtk_widget_get_width(widget), h = (float)gtk_widget_get_height(widget);
     float y = (h - BAR_HEIGHT) / 2;

@@ -429,12 +429,21 @@ char *sp_timeline_chart_describe_call(SpTimelineChart *self, int rank, gint64 ca
     g_ptr_array_unref(names);
     g_autofree char *name = g_markup_escape_text(run->region_names[region], -1);
     g_autofree char *thread_esc = g_markup_escape_text(thread, -1);
+    /* Estimates say so (sp_figures.h): a sampled call's bounds are known to
+     * about one sampling period. */
+    sp_fig_kind kind = sp_region_fig_kind(run, region);
+    const char *note = kind == SP_FIG_ESTIMATE
+                           ? "\n<i>Estimated from call-stack samples (± one sampling period)</i>"
+                       : kind == SP_FIG_LOWER_BOUND
+                           ? "\n<i>Tracing was throttled: later calls are not recorded</i>"
+                           : "";
     char *text = g_strdup_printf("<b>%s</b>\n"
-                                 "Duration: %s\n"
+                                 "Duration: %s%s\n"
                                  "Started at: %s\n"
                                  "Rank %d · %s\n"
-                                 "<span size='small'>%s</span>",
-                                 name, dur, at, rank, thread_esc, path->str);
+                                 "<span size='small'>%s</span>%s",
+                                 name, kind == SP_FIG_ESTIMATE ? "~" : "", dur, at, rank,
+                                 thread_esc, path->str, note);
     g_string_free(path, TRUE);
     return text;
 }
@@ -508,6 +517,7 @@ static void sp_timeline_chart_init(SpTimelineChart *self)
 {
     GtkWidget *w = GTK_WIDGET(self);
     sp_timeline_view_init(&self->view, NULL);
+    self->view.note_hidden_lanes = false; /* the chart scrolls to every lane */
     self->view.selected_call = -1;
     self->view.highlight_region = -1;
     self->hadj = g_object_ref_sink(gtk_adjustment_new(0, 0, 1, 1, 1, 1));
@@ -558,6 +568,7 @@ void sp_timeline_chart_set_document(SpTimelineChart *self, SpRunDocument *doc)
     self->tl = doc ? sp_run_document_get_timeline(doc) : NULL;
     int highlight = self->view.highlight_region;
     sp_timeline_view_init(&self->view, self->tl);
+    self->view.note_hidden_lanes = false;
     self->view.selected_call = -1;
     self->view.highlight_region = highlight;
     self->view.t0_ns = 0;

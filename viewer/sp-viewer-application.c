@@ -120,6 +120,65 @@ static void on_screenshot_done(gboolean ok, gpointer data)
     g_application_quit(G_APPLICATION(self));
 }
 
+/*
+ * --size is the size of the PNG: the window's default size is what the
+ * window manager and client-side decorations start from, so the content can
+ * come out a few pixels smaller (shadows) or clamped to the screen. After the
+ * first frames, resize by the difference and look again (a few times);
+ * if it still differs (a screen smaller than --size) say how to fix it, and
+ * fail, but still write what there is.
+ */
+#define SIZE_ATTEMPTS 4
+
+typedef struct {
+    SpViewerApplication *self;
+    int attempts;
+    int want_w, want_h;
+} SizeFit;
+
+static void shoot_now(SpViewerApplication *self, GtkWidget *win)
+{
+    sp_viewer_screenshot_after_frames(win, self->screenshot_path, on_screenshot_done, self);
+}
+
+static void on_size_settled(GtkWidget *win, gboolean drawn, gpointer data)
+{
+    SizeFit *fit = data;
+    SpViewerApplication *self = fit->self;
+    int w = gtk_widget_get_width(win), h = gtk_widget_get_height(win);
+    if (!drawn || (w == fit->want_w && h == fit->want_h) || ++fit->attempts >= SIZE_ATTEMPTS) {
+        if (drawn && (w != fit->want_w || h != fit->want_h)) {
+            g_printerr("scope-profiler-viewer: the window is %dx%d, not the %dx%d asked for: "
+                       "the screen is too small (under xvfb-run, give it a big enough screen: "
+                       "xvfb-run -a -s \"-screen 0 %dx%dx24\" ...)\n",
+                       w, h, fit->want_w, fit->want_h, fit->want_w + 320, fit->want_h + 200);
+            if (self->exit_status == 0)
+                self->exit_status = 1;
+        }
+        g_free(fit);
+        shoot_now(self, win);
+        return;
+    }
+    int dw, dh;
+    gtk_window_get_default_size(GTK_WINDOW(win), &dw, &dh);
+    gtk_window_set_default_size(GTK_WINDOW(win), dw + (fit->want_w - w), dh + (fit->want_h - h));
+    gtk_widget_queue_resize(win);
+    sp_viewer_after_frames(win, on_size_settled, fit);
+}
+
+static void screenshot_when_sized(SpViewerApplication *self, GtkWidget *win)
+{
+    if (self->width <= 0) {
+        shoot_now(self, win);
+        return;
+    }
+    SizeFit *fit = g_new0(SizeFit, 1);
+    fit->self = self;
+    fit->want_w = self->width;
+    fit->want_h = self->height;
+    sp_viewer_after_frames(win, on_size_settled, fit);
+}
+
 static void take_screenshot(SpViewerApplication *self, SpViewerWindow *win, gboolean loaded)
 {
     if (!loaded) {
@@ -133,8 +192,7 @@ static void take_screenshot(SpViewerApplication *self, SpViewerWindow *win, gboo
         g_application_quit(G_APPLICATION(self));
         return;
     }
-    sp_viewer_screenshot_after_frames(GTK_WIDGET(win), self->screenshot_path, on_screenshot_done,
-                                      self);
+    screenshot_when_sized(self, GTK_WIDGET(win));
 }
 
 static void on_load_finished(SpViewerWindow *win, gboolean ok, SpViewerApplication *self)
@@ -165,8 +223,7 @@ static void sp_viewer_application_activate(GApplication *app)
     SpViewerWindow *win = new_window(self);
     gtk_window_present(GTK_WINDOW(win));
     if (self->screenshot_path)
-        sp_viewer_screenshot_after_frames(GTK_WIDGET(win), self->screenshot_path,
-                                          on_screenshot_done, self);
+        screenshot_when_sized(self, GTK_WIDGET(win));
 }
 
 static void sp_viewer_application_open(GApplication *app, GFile **files, int n_files,

@@ -94,10 +94,10 @@ static void update_titles(SpViewerWindow *self)
         g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(base));
         title = g_strdup(sp_run_document_get_display_name(base));
         guint64 ncalls = sp_run_document_get_total_calls(base);
-        subtitle = g_strdup_printf("%zu rank%s · %zu region%s · %s call%s · %s", run->nranks,
-                                   run->nranks == 1 ? "" : "s", run->nregions,
-                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s",
-                                   span);
+        /* the headline of a run: its wall-clock span */
+        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %zu region%s · %s call%s", span,
+                                   run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
+                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s");
     }
     gtk_label_set_text(self->run_title, title);
     gtk_label_set_text(self->run_subtitle, subtitle);

@@ -5,7 +5,9 @@
  * attribute of /metadata), and the user's own keys.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <pwd.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,23 @@ sp_kvlist sp__user_meta;
 
 /* Keys the recorder owns; sp_metadata_set() refuses them (and the prefixes
  * below) so a user key never silently hides a fact about the run. */
+/*
+ * omp_num_threads: what OpenMP would use for a parallel region, when the
+ * program links an OpenMP runtime (omp_get_max_threads found with dlsym:
+ * the library itself never links one); else $OMP_NUM_THREADS as set; else
+ * "" (no OpenMP here).
+ */
+static void omp_threads(char *buf, size_t n)
+{
+    typedef int (*max_threads_fn)(void);
+    max_threads_fn fn = (max_threads_fn)(uintptr_t)dlsym(RTLD_DEFAULT, "omp_get_max_threads");
+    const char *env = getenv("OMP_NUM_THREADS");
+    if (fn)
+        snprintf(buf, n, "%d", fn());
+    else
+        snprintf(buf, n, "%s", env ? env : "");
+}
+
 static const char *const reserved[] = {
     "timestamp", "hostname", "user", "command_line", "working_directory",
     "scope_profiler_version", "compiler", "cpu_model", "total_cores", "clock_source",
@@ -199,8 +218,8 @@ static int fill(sp_run *run, size_t num_threads, bool at_setup)
     snprintf(buf, sizeof buf, "%zu", num_threads);
     if (!at_setup)
         SET(m, "num_threads", buf);
-    const char *omp = getenv("OMP_NUM_THREADS");
-    SET(m, "omp_num_threads", omp ? omp : "");
+    omp_threads(buf, sizeof buf);
+    SET(m, "omp_num_threads", buf);
     if (fill_slurm(m) != 0)
         return SP_ENOMEM;
     SET(m, "mpi_size", "1");

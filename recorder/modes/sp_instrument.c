@@ -375,11 +375,41 @@ static void list_add(char *buf, size_t size, const char *item)
         snprintf(buf + n, size - n, "; ...");
 }
 
+/* A file that is a header (where inline accessors and templates live) or a
+ * system header: tracing what it defines costs more than it tells. */
+static bool is_header(const char *file)
+{
+    if (!file)
+        return false;
+    if (strncmp(file, "/usr/include/", 13) == 0 || strstr(file, "/include/c++/"))
+        return true;
+    const char *dot = strrchr(file, '.');
+    static const char *const ext[] = {".h", ".hh", ".hpp", ".hxx", ".H", ".inl", ".tcc", ".ipp"};
+    for (size_t i = 0; dot && i < sizeof ext / sizeof *ext; i++)
+        if (strcmp(dot, ext[i]) == 0)
+            return true;
+    return false;
+}
+
+/* Calls per region id over the run's ranks (the counts the warning cites). */
+static uint64_t *region_calls(const sp_run *run)
+{
+    uint64_t *n = calloc(run->nregions ? run->nregions : 1, sizeof *n);
+    for (size_t r = 0; n && r < run->nranks; r++)
+        for (size_t i = 0; i < run->ranks[r].ncalls; i++)
+            if (run->ranks[r].region[i] >= 0 && (size_t)run->ranks[r].region[i] < run->nregions)
+                n[run->ranks[r].region[i]]++;
+    return n;
+}
+
+#define HEADER_WARN_CALLS 10000 /* a header function traced this often is an accessor */
+
 int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
 {
     sp__symbolizer *sym = NULL;
-    char throttled[1024] = "";
-    size_t nthrottled = 0, ntraced = 0;
+    char throttled[1024] = "", headers[640] = "";
+    size_t nthrottled = 0, ntraced = 0, nheaders = 0;
+    uint64_t header_calls = 0, *calls = NULL;
     int rc = 0;
     for (size_t i = 0; i < run->nregions; i++) {
         uintptr_t addr;
@@ -403,6 +433,22 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
         ntraced++;
         if ((rc = sp__run_flag_region(run, (int32_t)i, SP_REGION_FLAG_TRACED)))
             goto done;
+        if (is_header(s->def_file)) { /* compiled without the exclude list? */
+            if (!calls && !(calls = region_calls(run)))
+                goto oom;
+            gent *hg = gfind_locked(addr);
+            uint64_t n = calls[i];
+            if (hg && __atomic_load_n(&hg->throttled, __ATOMIC_RELAXED) && hg->thr_calls > n)
+                n = hg->thr_calls;
+            if (n >= HEADER_WARN_CALLS || strncmp(s->def_file, "/usr/", 5) == 0) {
+                char item[640];
+                snprintf(item, sizeof item, "%s (%llu calls)", name, (unsigned long long)n);
+                if (nheaders < 3)
+                    list_add(headers, sizeof headers, item);
+                nheaders++;
+                header_calls += n;
+            }
+        }
         gent *g = gfind_locked(addr); /* finalize holds sp__lock */
         if (g && __atomic_load_n(&g->throttled, __ATOMIC_RELAXED)) {
             char item[640];
@@ -439,6 +485,16 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
                  nthrottled, (unsigned long long)sp__mode_cur.throttle_calls,
                  (unsigned long long)sp__mode_cur.throttle_ns, throttled);
     n = strlen(warn);
+    if (nheaders)
+        snprintf(warn + n, wsize - n,
+                 "%s%zu traced function(s) defined in headers ran at least %llu times (%s%s): tracing "
+                 "inline accessors and system headers costs more than they do; compile with "
+                 "-finstrument-functions-exclude-file-list=/usr/include,.h,.inl,.tcc (the "
+                 "default of scope_profiler_instrument() and of `pkg-config "
+                 "--variable=instrument_cflags scope-profiler`)",
+                 n ? "\n" : "", nheaders, (unsigned long long)header_calls, headers,
+                 nheaders > 3 ? "; ..." : "");
+    n = strlen(warn);
     if (skipped)
         snprintf(warn + n, wsize - n,
                  "%s%llu traced call(s) deeper than max_depth=%u were not recorded "
@@ -448,6 +504,7 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
 oom:
     rc = sp__error(SP_ENOMEM, "sp_finalize: out of memory naming traced functions");
 done:
+    free(calls);
     sp__symbolizer_free(sym);
     return rc;
 }

@@ -240,11 +240,23 @@ static bool resolve_dwfl(sp__symbolizer *s, uintptr_t addr, sp__sym *out)
             out->line = line;
         }
     }
+    /* The module is the file that defines the function: the line table at
+     * the function's entry (a C++ accessor defined in domain.hpp and
+     * compiled into solver.cpp is "domain", not "solver"); else the
+     * compilation unit; else the object. */
     char st[256] = "";
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dw.addrdie(mod, addr, &bias);
-    const char *cuname = cu ? dw.diename(cu) : NULL;
-    stem(cuname ? cuname : object, st, sizeof st);
+    const char *deffile = NULL;
+    Dwfl_Line *eln = out->start ? dw.getsrc(mod, out->start) : ln;
+    if (eln)
+        deffile = dw.lineinfo(eln, NULL, NULL, NULL, NULL, NULL);
+    if (deffile) {
+        out->def_file = keep(s, deffile);
+    } else {
+        Dwarf_Addr bias = 0;
+        Dwarf_Die *cu = dw.addrdie(mod, addr, &bias);
+        deffile = cu ? dw.diename(cu) : NULL;
+    }
+    stem(deffile ? deffile : object, st, sizeof st);
     out->module = keep(s, st);
     return true;
 }

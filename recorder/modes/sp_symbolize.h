@@ -17,7 +17,10 @@
 
 typedef struct sp__sym {
     const char *function; /* symbol name (demangled), or "0x<offset>" */
-    const char *module;   /* stem of the function's source file, else of its object */
+    const char *module;   /* stem of the file defining the function (line table at
+                             its entry; a header for an inline accessor), else of
+                             its compilation unit, else of its object */
+    const char *def_file; /* that defining file, NULL when unknown */
     const char *file;     /* source file of the address, NULL when unknown */
     int line;             /* its line, 0 when unknown */
     const char *object;   /* path of the loaded object, "" when unknown */

@@ -204,18 +204,23 @@ static void test_mock_solver_summary(void)
 
 static void test_ranks_and_path_quoting(void)
 {
-    tb_call c[] = {{0, 0, "a", 0, 10}, {1, 0, "a", 0, 20}};
+    tb_call c[] = {{0, 0, "a", 0, 10 * MS}, {1, 0, "a", 0, 20 * MS}};
     sp_run *run = tb_build(c, 2, 2, 1);
     ASSERT(run);
     char *text = summary_of(run, "my dir/it's.h5");
     ASSERT(text);
-    ASSERT_CONTAINS(text, "Summary: my dir/it's.h5 (2 ranks)");
+    /* the rank rule: the headline is the wall-clock span, a row the mean
+     * per rank with the max beside it, calls per rank */
+    ASSERT_CONTAINS(text, "Summary: my dir/it's.h5 (2 ranks, wall-clock span 0.020000 s)");
     ASSERT_CONTAINS(text, "scope-profiler inspect 'my dir/it'\\''s.h5'");
-    ASSERT_CONTAINS(text, "│ a (2x) ");
+    ASSERT_CONTAINS(text, "time per rank, 2 ranks");
+    ASSERT_CONTAINS(text, "│ region    mean [s]  max [s] ");
+    ASSERT_CONTAINS(text, "│ a         0.015000  0.020000 ");
+    ASSERT_CONTAINS(text, "Times are per rank: the mean over the 2 ranks");
     free(text);
     text = summary_of(run, NULL); /* no source path */
     ASSERT(text);
-    ASSERT_CONTAINS(text, "Summary: FILE (2 ranks)");
+    ASSERT_CONTAINS(text, "Summary: FILE (2 ranks, wall-clock span 0.020000 s)");
     free(text);
     sp_run_free(run);
 }

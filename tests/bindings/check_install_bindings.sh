@@ -55,7 +55,7 @@ if [ "$have_fortran" = ON ]; then
       $(pkg-config --cflags --libs scope-profiler-mpi-fortran) -o f_halo || fail "mpif90 with the pkg-config line"
     "$mpirun" --allow-run-as-root --oversubscribe -n 4 -x LD_LIBRARY_PATH -x ASAN_OPTIONS \
       ./f_halo "$work/halo.h5" 20 > halo.txt 2>&1 || { cat halo.txt; fail "Fortran MPI program failed"; }
-    "$cli" summary "$work/halo.h5" | grep -q "(4 ranks)" || fail "Fortran MPI: not 4 ranks"
+    "$cli" summary "$work/halo.h5" | grep -q "(4 ranks, " || fail "Fortran MPI: not 4 ranks"
   fi
   done_parts+=(Fortran)
 fi

@@ -88,6 +88,13 @@ def main():
             fail("csv: calls.csv has %d rows / bad durations (want %d calls)" % (len(calls), ncalls))
         if {c["region"] for c in calls} != set(regions):
             fail("csv: calls.csv region names differ")
+        # one depth convention: 0 = top level, parent -1 = none, in both files
+        if any((c["parent"] == "-1") != (c["depth"] == "0") for c in calls):
+            fail("csv: calls.csv depth 0 is not exactly the calls without a parent")
+        tree = list(csv.DictReader(open(os.path.join(out, "call_tree.csv"), newline="",
+                                        encoding="utf-8")))
+        if tree and any((t["parent"] == "-1") != (t["depth"] == "0") for t in tree):
+            fail("csv: call_tree.csv depth 0 is not exactly the top-level paths")
     elif fmt == "chrome-trace":
         doc = json.load(open(out, encoding="utf-8"))
         ev = doc["traceEvents"]
@@ -168,6 +175,12 @@ def main():
                                       encoding="utf-8")))
         if len(tl) != ncalls:
             fail("plot-data: timeline has %d rows for %d calls" % (len(tl), ncalls))
+        flame = list(csv.DictReader(open(os.path.join(out, "flame.csv"), newline="",
+                                         encoding="utf-8")))
+        if flame and any((f["parent"] == "-1") != (f["depth"] == "0") for f in flame):
+            fail("plot-data: flame.csv depth 0 is not exactly the top-level paths")
+        if any(not re.fullmatch(r"#[0-9a-f]{6}", r["color"]) for r in summ["regions"]):
+            fail("plot-data: summary.json regions need a colour #rrggbb")
         hist = list(csv.DictReader(open(os.path.join(out, "histogram.csv"), newline="",
                                         encoding="utf-8")))
         for n, r in regions.items():

@@ -9,7 +9,8 @@ no <link>, no external href, no url(http...) or @import in styles), that it
 parses, that ids are unique across the document (the inline SVGs would
 otherwise borrow each other's glyphs), and that there are at least N inline
 <svg> charts, a sortable table with its script, nested <details> for the
-call tree (or its leaf rows) and the given sections; plus regexes on the raw text.
+call tree (or its leaf rows) and the given sections, and that every "<" in
+the text starts a tag (text is escaped); plus regexes on the raw text.
 """
 import argparse
 import re
@@ -81,6 +82,12 @@ def main():
     missing = set(x for x in a.sections.split(",") if x) - s.sections
     if missing:
         fails.append("sections missing: %s" % sorted(missing))
+    # Every "<" of the text is a tag: "<0.001" or "a<b" in a cell must be
+    # escaped (scripts and styles aside).
+    body = re.sub(r"<(script|style)\b.*?</\1>", "", text, flags=re.S)
+    stray = re.findall(r".{0,30}<(?![a-zA-Z/!?]).{0,10}", body)
+    if stray:
+        fails.append("unescaped '<' in text: %r" % stray[:3])
     for rx in a.contains:
         if not re.search(rx, text):
             fails.append("lacks /%s/" % rx)

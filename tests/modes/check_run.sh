@@ -23,14 +23,19 @@ has "$work/err" "run_target.main" "main sampled"
 has "$work/err" "└─ run_target.solve" "solve under main"
 has "$work/err" "run_target.kernel_a" "kernel_a sampled"
 has "$work/err" "run_target.kernel_b" "kernel_b sampled"
-has "$work/err" "Sampled: calls and times of" "summary says sampled"
+has "$work/err" "Sampled (~): calls and times of" "summary says sampled"
+has "$work/err" "run_target.solve (~[0-9]*x) *~[0-9]*\.[0-9]" "sampled counts and times marked ~ (estimates)"
+lacks "$work/err" "run_target.kernel_a ([0-9]" "no sampled count without ~"
 lacks "$work/err" "_start" "_start is left out"
 lacks "$work/err" "libc" "libc frames are left out by default"
 "$sp" inspect "$work/s.h5" >"$work/inspect" || fail "inspect of the sampled file"
 has "$work/inspect" "run_mode.*sampled" "metadata says sampled"
 has "$work/inspect" "stack_samples" "sample count in metadata"
+has "$work/inspect" "^run_target.solve  *~[0-9]* *~[0-9]*\.[0-9]*  *~[0-9]*\.[0-9]*  *~[0-9]*\.[0-9]*  *-  *-  *-  *-$" \
+  "inspect marks sampled figures ~ and shows no min/max/std/p95"
+has "$work/inspect" "taken every 1 ms of CPU time" "inspect prints the sampling period"
 "$sp" summary "$work/s.h5" >"$work/summary" || fail "summary of the sampled file"
-has "$work/summary" "Sampled:" "summary of the file says sampled"
+has "$work/summary" "Sampled (~):" "summary of the file says sampled"
 has "$work/summary" "run_target.kernel_a" "file has kernel_a"
 
 # 2. --all keeps the system's frames (libc's start-up code above main).
@@ -38,11 +43,21 @@ has "$work/summary" "run_target.kernel_a" "file has kernel_a"
 "$sp" inspect "$work/all.h5" >"$work/inspect_all" || fail "inspect --all file"
 has "$work/inspect_all" "libc" "--all keeps libc frames"
 
+# 2b. run's own options after PROGRAM go to the program (as documented):
+#     run says so, naming them; after "--" it does not.
+"$sp" run -q -o "$work/late.h5" "$plain" normal 50 --all >/dev/null 2>"$work/err" ||
+  fail "run with a late option"
+has "$work/err" "warning: --all comes after PROGRAM, so it is passed to" "late option warned"
+"$sp" run -q -o "$work/late2.h5" -- "$plain" normal 50 --all >/dev/null 2>"$work/err" ||
+  fail "run with -- and a program option"
+lacks "$work/err" "comes after PROGRAM" "no warning after --"
+
 # 3. Traced (-finstrument-functions): exact calls, no sampling.
 "$sp" run -o "$work/t.h5" "$instr" normal 200 >"$work/out" 2>"$work/err" || fail "traced run"
 has "$work/err" "run_target.main" "main traced"
 has "$work/err" "run_target.now_ms ([0-9]*x)" "now_ms traced with a call count"
-lacks "$work/err" "Sampled:" "traced is not sampled"
+lacks "$work/err" "Sampled" "traced is not sampled"
+lacks "$work/err" "~[0-9]*\.[0-9]" "traced times are not estimates"
 "$sp" inspect "$work/t.h5" >"$work/inspect" || fail "inspect of the traced file"
 has "$work/inspect" "run_mode.*traced" "metadata says traced"
 # --mode sample on the instrumented binary samples it anyway.
@@ -79,7 +94,8 @@ rc=$?
 
 # 6. Threads: every thread's stacks.
 "$sp" run -o "$work/th.h5" "$plain" threads 200 >/dev/null 2>"$work/err" || fail "threads run"
-has "$work/err" "run_target.worker (2x)" "two worker threads sampled"
+has "$work/err" "run_target.worker (~2x)" "two worker threads sampled"
+has "$work/err" "Times are per thread" "threads running one region: per-thread rule stated"
 
 # 7. Usage.
 "$sp" run >/dev/null 2>"$work/err"

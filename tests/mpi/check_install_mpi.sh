@@ -22,9 +22,13 @@ pcdir=$(dirname "$(find "$work/prefix" -name scope-profiler-mpi.pc | head -1)")
 # The .pc file is relocatable: no --define-prefix needed.
 mpicc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/mpi/consumer/main.c" \
   $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs scope-profiler-mpi) -o "$work/pc_consumer"
+# No LD_LIBRARY_PATH: the consumers must find the library by their runpath
+# (CMake's, and the .pc's outside /usr).
+unset LD_LIBRARY_PATH
+: "$libdir"
 for exe in consumer/consumer_mpi consumer/consumer_mpi_static pc_consumer; do
-  out=$(LD_LIBRARY_PATH=$libdir "$mpirun" --allow-run-as-root --oversubscribe -n 2 \
-    -x LD_LIBRARY_PATH "${env_args[@]}" "$work/$exe" "$work/$(basename $exe).h5")
+  out=$("$mpirun" --allow-run-as-root --oversubscribe -n 2 \
+    "${env_args[@]}" "$work/$exe" "$work/$(basename $exe).h5")
   echo "$exe: $out"
   grep -q "consumer_mpi: 2 ranks, 10 calls" <<<"$out" || { echo "FAIL: $exe"; exit 1; }
 done

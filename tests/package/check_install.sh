@@ -1,21 +1,52 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Install the build into a temporary prefix, then build a downstream program
-# three ways: find_package (shared and static) and pkg-config. Each must run
-# and record its 5 calls into a real file.
+# The first hour, from the README alone: install the build into a temporary
+# (non-system) prefix, then build downstream programs exactly as the README
+# says and RUN them without LD_LIBRARY_PATH:
+#  - the README's example program with its pkg-config line
+#    (`cc app.c $(pkg-config --cflags --libs scope-profiler)`): the .pc
+#    carries a runpath outside /usr;
+#  - find_package(ScopeProfiler), shared and static, and the README's
+#    `include(ScopeProfilerInstrument)` + scope_profiler_instrument();
+#  - a traced program compiled with `pkg-config --variable=instrument_cflags`.
 set -euo pipefail
 build_dir=$1 src_dir=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+unset LD_LIBRARY_PATH
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
 cmake -S "$src_dir/tests/package/consumer" -B "$work/consumer" \
-  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="${SP_CONSUMER_CFLAGS:-}" >/dev/null
+  -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="${SP_CONSUMER_CFLAGS:-}" >/dev/null ||
+  fail "configuring the find_package consumer (include(ScopeProfilerInstrument)?)"
 cmake --build "$work/consumer" >/dev/null
-LD_LIBRARY_PATH="$work/prefix/lib:$work/prefix/lib/x86_64-linux-gnu" "$work/consumer/consumer" "$work/a.h5"
+"$work/consumer/consumer" "$work/a.h5"
 "$work/consumer/consumer_static" "$work/b.h5"
+"$work/consumer/consumer_traced" "$work/t.h5" >"$work/t.out"
+grep -q "traced\.work" "$work/t.out" || { cat "$work/t.out"; fail "traced.work not traced"; }
+grep -q "traced\.leaf (3x)" "$work/t.out" || { cat "$work/t.out"; fail "traced.leaf (3x) not traced"; }
+! grep -q "inline_helper" "$work/t.out" || { cat "$work/t.out"; fail "a header function was traced"; }
+
+# The README's example, compiled with the README's line.
 pcdir=$(dirname "$(find "$work/prefix" -name scope-profiler.pc | head -1)")
-PKG_CONFIG_PATH=$pcdir cc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/package/consumer/main.c" \
-  $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs scope-profiler) -o "$work/pc_consumer"
-LD_LIBRARY_PATH="$(dirname "$(find "$work/prefix" -name 'libscope_profiler.so' | head -1)")" "$work/pc_consumer" "$work/c.h5"
-for f in a b c; do test -s "$work/$f.h5" || { echo "missing $f.h5"; exit 1; }; done
-echo "install check: find_package shared+static and pkg-config consumers all recorded 5 calls"
+export PKG_CONFIG_PATH=$pcdir
+awk '/^```c$/ {on = 1; next} /^```$/ && on {exit} on' "$src_dir/README.md" >"$work/app.c"
+grep -q "sp_setup" "$work/app.c" || fail "no C example in README.md"
+(cd "$work" && cc ${SP_CONSUMER_CFLAGS:-} app.c $(pkg-config --cflags --libs scope-profiler) -o app)
+(cd "$work" && ./app >"$work/app.out") || { cat "$work/app.out"; fail "the README's program does not run"; }
+grep -q "solve (3x)" "$work/app.out" || { cat "$work/app.out"; fail "README program output"; }
+test -s "$work/profiling_data.h5" || fail "the README's program wrote no file"
+# and the consumer, as before
+cc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/package/consumer/main.c" \
+  $(pkg-config --cflags --libs scope-profiler) -o "$work/pc_consumer"
+"$work/pc_consumer" "$work/c.h5"
+# instrument_cflags skips header functions
+cc ${SP_CONSUMER_CFLAGS:-} $(pkg-config --variable=instrument_cflags scope-profiler) \
+  -I"$src_dir/tests/package/consumer" "$src_dir/tests/package/consumer/traced.c" \
+  $(pkg-config --cflags --libs scope-profiler) -o "$work/pc_traced"
+"$work/pc_traced" "$work/pt.h5" >"$work/pt.out"
+grep -q "traced\.leaf (3x)" "$work/pt.out" || { cat "$work/pt.out"; fail "pkg-config traced"; }
+! grep -q "inline_helper" "$work/pt.out" || fail "instrument_cflags traced a header function"
+for f in a b c t pt; do test -s "$work/$f.h5" || fail "missing $f.h5"; done
+echo "install check: find_package shared+static and pkg-config consumers all recorded 5 calls;" \
+  "the README's program and traced consumers run without LD_LIBRARY_PATH"

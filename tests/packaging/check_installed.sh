@@ -83,7 +83,7 @@ if has_pkg libscope-profiler-mpi-dev; then
   mpicc $cflags -O1 src/mock_solver_mpi.c -Isrc $(pkg-config --cflags --libs scope-profiler-mpi) -lm -o mock_mpi
   grep -qE "libscope_profiler_mpi\.so\.0 => (/usr)?/lib/" <<<"$(ldd mock_mpi)" || fail "mock_mpi does not load the installed MPI library"
   mpirun --allow-run-as-root --oversubscribe -n 2 ./mock_mpi mpi.h5 >mpi.out 2>&1 || { cat mpi.out; fail "mpirun -n 2 mock_mpi"; }
-  grep -qF "(2 ranks)" <<<"$(scope-profiler summary mpi.h5)" || fail "the MPI run does not hold 2 ranks"
+  grep -qF "(2 ranks, " <<<"$(scope-profiler summary mpi.h5)" || fail "the MPI run does not hold 2 ranks"
 fi
 
 if has_pkg scope-profiler-viewer; then

@@ -331,3 +331,11 @@ size_t fx_count_non_bg(fx_image *im, int x0, int y0, int x1, int y1)
         }
     return n;
 }
+
+sp_rgba fx_region_color(const sp_run *run, const char *name, bool dark)
+{
+    sp_color_map *m = sp_color_map_for_run(run);
+    sp_rgba c = sp_plot_color_in(m, name, dark);
+    sp_color_map_free(m);
+    return c;
+}

@@ -46,6 +46,10 @@ const char *fx_image_save(fx_image *im, const char *name);
 /* Pixels within (x0, y0, x1, y1) whose colour is within tol (0..255 per
  * channel) of c. */
 size_t fx_count_color(fx_image *im, int x0, int y0, int x1, int y1, sp_rgba c, int tol);
+
+/* The colour the charts give region `name` of run: its colour map
+ * (sp_color_map_for_run, as a chart builds when the style has none). */
+sp_rgba fx_region_color(const sp_run *run, const char *name, bool dark);
 /* Pixels within the rectangle darker than luminance lum (0..255). */
 size_t fx_count_dark(fx_image *im, int x0, int y0, int x1, int y1, int lum);
 /* Pixels that differ from the top-left pixel (the background). */

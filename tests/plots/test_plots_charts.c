@@ -22,7 +22,7 @@ static bool needs_run(void)
 
 static size_t count_region(fx_image *im, const char *name)
 {
-    return fx_count_color(im, 0, 0, im->w, im->h, sp_plot_region_color(name, false), 3);
+    return fx_count_color(im, 0, 0, im->w, im->h, fx_region_color(g_run, name, false), 3);
 }
 
 static void test_rank_bars(void)
@@ -34,10 +34,10 @@ static void test_rank_bars(void)
     ASSERT_EQ_I(sp_plot_rank_bars(im.cr, 800, 500, g_run, reg, SP_RANK_TOTAL, NULL), 0);
     fx_image_save(&im, "test-rank-bars.png");
     /* Bars of ranks 0..2 in the region colour, in the left three quarters. */
-    size_t bars = fx_count_color(&im, 0, 0, 600, 500, sp_plot_region_color("assemble_matrix", false), 3);
+    size_t bars = fx_count_color(&im, 0, 0, 600, 500, fx_region_color(g_run, "assemble_matrix", false), 3);
     ASSERT_MSG(bars > 20000, "%zu bar pixels", bars);
     /* Rank 3 (the slowest, right quarter) is emphasised in a darker shade. */
-    ASSERT(fx_count_color(&im, 620, 0, 800, 500, sp_plot_region_color("assemble_matrix", false), 3) < 200);
+    ASSERT(fx_count_color(&im, 620, 0, 800, 500, fx_region_color(g_run, "assemble_matrix", false), 3) < 200);
     /* Text: title and tick labels. */
     ASSERT(fx_count_dark(&im, 0, 0, 400, 30, 100) > 100);
     ASSERT(fx_count_dark(&im, 0, 60, 60, 470, 160) > 50);
@@ -111,7 +111,7 @@ static void test_calltree(void)
                            "worker_loop", "compute_kernel"};
     for (size_t i = 0; i < 7; i++) {
         int x, y;
-        ASSERT_MSG(find_color(&im, sp_plot_region_color(names[i], false), &x, &y), "%s not drawn",
+        ASSERT_MSG(find_color(&im, fx_region_color(g_run, names[i], false), &x, &y), "%s not drawn",
                    names[i]);
         /* Hit testing finds the node drawn there. */
         int32_t node = sp_plot_calltree_hit(g_run, 1000, 400, &v, NULL, x + 1, y + 2);
@@ -123,13 +123,13 @@ static void test_calltree(void)
 
     /* Zoomed on assemble_matrix: it spans the width, its ancestors above it. */
     int x, y;
-    ASSERT(find_color(&im, sp_plot_region_color("assemble_matrix", false), &x, &y));
+    ASSERT(find_color(&im, fx_region_color(g_run, "assemble_matrix", false), &x, &y));
     int32_t node = sp_plot_calltree_hit(g_run, 1000, 400, &v, NULL, x + 1, y + 2);
     v.root_node = node;
     ASSERT_EQ_I(sp_plot_calltree(im.cr, 1000, 400, g_run, &v, NULL), 0);
     fx_image_save(&im, "test-calltree-zoom.png");
     int zx, zy;
-    ASSERT(find_color(&im, sp_plot_region_color("assemble_matrix", false), &zx, &zy));
+    ASSERT(find_color(&im, fx_region_color(g_run, "assemble_matrix", false), &zx, &zy));
     ASSERT(zx < 20);
     ASSERT_EQ_I(sp_plot_calltree_hit(g_run, 1000, 400, &v, NULL, 980, zy + 2), node);
     ASSERT_EQ_I(sp_plot_calltree_hit(g_run, 1000, 400, &v, NULL, 980, zy - 5),
@@ -141,7 +141,7 @@ static void test_calltree(void)
     ASSERT_EQ_I(sp_plot_calltree(im.cr, 1000, 400, g_run, &v, NULL), 0);
     fx_image_save(&im, "test-calltree-flame.png");
     int fx, fy;
-    ASSERT(find_color(&im, sp_plot_region_color("main", false), &fx, &fy));
+    ASSERT(find_color(&im, fx_region_color(g_run, "main", false), &fx, &fy));
     ASSERT(fy > 200); /* the top level sits near the bottom */
     int32_t hit = sp_plot_calltree_hit(g_run, 1000, 400, &v, NULL, fx + 1, fy + 2);
     ASSERT(hit > 0);
@@ -191,12 +191,12 @@ static void test_histogram(void)
     ASSERT(run);
     ASSERT_EQ_I(sp_plot_histogram(im.cr, 900, 450, run, 0, -1, NULL), 0);
     fx_image_save(&im, "test-histogram-log.png");
-    size_t mid = fx_count_color(&im, 350, 0, 550, 450, sp_plot_region_color("io_write", false), 3);
+    size_t mid = fx_count_color(&im, 350, 0, 550, 450, fx_region_color(run, "io_write", false), 3);
     ASSERT_MSG(mid > 4000, "%zu pixels in the middle", mid);
     /* Two thirds of a decade: linear, bars across the width too. */
     sp_run *narrow = spread_run(1e6, 4.6e6, 4000);
     ASSERT_EQ_I(sp_plot_histogram(im.cr, 900, 450, narrow, 0, -1, NULL), 0);
-    ASSERT(fx_count_color(&im, 350, 0, 550, 450, sp_plot_region_color("io_write", false), 3) > 4000);
+    ASSERT(fx_count_color(&im, 350, 0, 550, 450, fx_region_color(narrow, "io_write", false), 3) > 4000);
     sp_run_free(narrow);
     sp_run_free(run);
     fx_image_free(&im);
@@ -217,7 +217,7 @@ static void test_duration_time(void)
     sp_run *run = fixture_flat_run(200000, 50, 30);
     ASSERT(run);
     ASSERT_EQ_I(sp_plot_duration_time(im.cr, 1000, 450, run, sp_run_region_id(run, "tiny"), -1, NULL), 0);
-    ASSERT(count_region(&im, "tiny") > 800);
+    ASSERT(fx_count_color(&im, 0, 0, im.w, im.h, fx_region_color(run, "tiny", false), 3) > 800);
     sp_run_free(run);
     fx_image_free(&im);
 }

@@ -164,9 +164,9 @@ static void test_envelope_outlier(void)
 {
     fx_image im;
     fx_image_new(&im, 1000, 450);
-    sp_rgba col = sp_plot_region_color("tiny", false);
     sp_run *run = fixture_flat_run(300000, 50, 30);
     ASSERT(run);
+    sp_rgba col = fx_region_color(run, "tiny", false);
     int32_t tiny = sp_run_region_id(run, "tiny");
     sp_rank_data *rk = &run->ranks[0];
     for (size_t i = rk->ncalls / 2; i < rk->ncalls; i++)

@@ -85,7 +85,7 @@ static void test_lanes_and_colours(void)
     double x0, x1, y, rh;
     call_box(tl, run, &v, call, depth, &x0, &x1, &y, &rh);
     ASSERT(x1 - x0 > 40);
-    sp_rgba col = sp_plot_region_color("assemble_matrix", false);
+    sp_rgba col = fx_region_color(run, "assemble_matrix", false);
     /* Right end of the box (labels sit at the left), avoiding the 1px gap. */
     size_t n = fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2), col, 3);
     ASSERT_MSG(n >= 9 * (size_t)(rh - 3) * 8 / 10, "only %zu pixels of the region colour", n);
@@ -105,7 +105,7 @@ static void test_lanes_and_colours(void)
     ds.dark = true;
     ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, &ds), 0);
     ASSERT(fx_count_color(&im, (int)x1 - 12, (int)y + 1, (int)x1 - 3, (int)(y + rh - 2),
-                          sp_plot_region_color("assemble_matrix", true), 3) > 50);
+                          fx_region_color(run, "assemble_matrix", true), 3) > 50);
     ASSERT_EQ_U(fx_count_dark(&im, 0, 0, 40, 20, 60), 40 * 20); /* dark background */
 
     fx_image_free(&im);
@@ -125,7 +125,7 @@ static void test_highlight_and_selection(void)
     sp_timeline_view_init(&v, tl);
     double x0, x1, y, rh;
     call_box(tl, run, &v, call, depth, &x0, &x1, &y, &rh);
-    sp_rgba col = sp_plot_region_color("assemble_matrix", false);
+    sp_rgba col = fx_region_color(run, "assemble_matrix", false);
     fx_image im;
     fx_image_new(&im, W, H);
     /* Another region highlighted: assemble_matrix is faded. */
@@ -213,8 +213,10 @@ static void test_scroll(void)
     double yy = g.data_y + 10;
     ASSERT_EQ_I(sp_timeline_hit(tl, W, h, &v, NULL, 5, yy, &a), SP_TIMELINE_HIT_LANE);
     ASSERT_EQ_I(a.lane, 0);
-    v.scroll_y = 1e9; /* clamped to the end: the last lane is at the bottom */
-    ASSERT_EQ_I(sp_timeline_hit(tl, W, h, &v, NULL, 5, h - 3, &b), SP_TIMELINE_HIT_LANE);
+    v.scroll_y = 1e9; /* clamped to the end: the last lane is at the bottom of
+                         the lanes' area (the legend is below it) */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, h, &v, NULL, 5, g.data_y + g.data_h - 3, &b),
+                SP_TIMELINE_HIT_LANE);
     ASSERT_EQ_U(b.lane, sp_timeline_lane_count(tl) - 1);
     fx_image im;
     fx_image_new(&im, W, (int)h);
@@ -229,7 +231,7 @@ static void test_scroll(void)
     ASSERT_NEAR(g.data_x, 0, 0);
     ASSERT_NEAR(g.data_y, 0, 0);
     ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, h, tl, &v, NULL, &st), 0);
-    ASSERT(fx_count_color(&im, 0, 0, 40, 20, sp_plot_region_color("main", false), 3) > 100);
+    ASSERT(fx_count_color(&im, 0, 0, 40, 20, fx_region_color(run, "main", false), 3) > 100);
     fx_image_free(&im);
     sp_timeline_free(tl);
     sp_run_free(run);
@@ -259,7 +261,7 @@ static void test_lod_bounded(void)
     ASSERT_MSG(st.boxes <= 1 * 2 * (size_t)ceil(g.data_w), "%zu boxes", st.boxes);
     ASSERT(st.merged_boxes > 0);
     /* The tiny calls' row is covered in their colour, not left blank. */
-    sp_rgba col = sp_plot_region_color("tiny", false);
+    sp_rgba col = fx_region_color(run, "tiny", false);
     sp__tl_layout lay;
     sp__tl_layout_get(tl, w, h, &v, NULL, &lay);
     double ry = lay.data_y + lay.lane_pad + lay.row_h;
@@ -333,7 +335,7 @@ static void test_lod_colours(void)
         sp__tl_layout_get(tl, 600, 120, &v, NULL, &lay);
         int y = (int)(lay.data_y + lay.lane_pad + lay.row_h / 2);
         size_t neutral = fx_count_color(&im, (int)lay.data_x, y, 600, y + 1, sp_plot_neutral_color(false), 3);
-        size_t alpha = fx_count_color(&im, (int)lay.data_x, y, 600, y + 1, sp_plot_region_color("alpha", false), 3);
+        size_t alpha = fx_count_color(&im, (int)lay.data_x, y, 600, y + 1, fx_region_color(run, "alpha", false), 3);
         if (dom)
             ASSERT_MSG(alpha > 400 && neutral < 20, "alpha %zu neutral %zu", alpha, neutral);
         else
@@ -411,8 +413,56 @@ static void test_empty(void)
     sp_timeline_free(NULL);
 }
 
+/* Under the lanes: a legend with a swatch of every region drawn; a draw too
+ * short for every lane names the ranks it left out (a red line), unless the
+ * view scrolls (note_hidden_lanes off). */
+static void test_legend_and_hidden_lanes(void)
+{
+    sp_run *run = fixture_mock_run(8, 10, 0.3, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    const double tall = 2000, short_h = 320;
+    ASSERT_EQ_U(sp_timeline_lanes_shown(tl, W, tall, &v, NULL), sp_timeline_lane_count(tl));
+    size_t shown = sp_timeline_lanes_shown(tl, W, short_h, &v, NULL);
+    ASSERT_MSG(shown > 0 && shown < sp_timeline_lane_count(tl), "%zu lanes shown", shown);
+    sp_timeline_geometry g;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, tall, &v, NULL, &g), 0);
+    fx_image im;
+    fx_image_new(&im, W, (int)tall);
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, tall, tl, &v, NULL), 0);
+    fx_image_save(&im, "test-timeline-legend.png");
+    int band = (int)(g.data_y + g.content_h) + 1; /* below the last lane */
+    static const char *const regions[] = {"main", "setup", "solve", "assemble_matrix",
+                                          "apply_bc"};
+    for (size_t i = 0; i < sizeof regions / sizeof *regions; i++) {
+        size_t n = fx_count_color(&im, 0, band, W, (int)tall, fx_region_color(run, regions[i], false), 3);
+        ASSERT_MSG(n >= 30, "legend swatch of %s: %zu pixels", regions[i], n);
+    }
+    fx_image_free(&im);
+    /* too short: a note in the theme's "bad" colour between lanes and legend */
+    sp_rgba bad = {0xD1 / 255.0, 0x45 / 255.0, 0x3B / 255.0, 1};
+    fx_image_new(&im, W, (int)short_h);
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, short_h, &v, NULL, &g), 0);
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, short_h, tl, &v, NULL), 0);
+    fx_image_save(&im, "test-timeline-hidden-note.png");
+    int y0 = (int)(g.data_y + g.data_h); /* the note's line: 1.6 x 12 px high */
+    size_t note = fx_count_color(&im, 0, y0, W, y0 + 19, bad, 12);
+    ASSERT_MSG(note > 50, "no note on the lanes left out (%zu pixels)", note);
+    double with_note = g.data_h;
+    v.note_hidden_lanes = false; /* a scrolling view: the lanes get that line */
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, short_h, &v, NULL, &g), 0);
+    ASSERT(g.data_h > with_note);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
 int main(void)
 {
+    RUN(test_legend_and_hidden_lanes);
     RUN(test_lanes_and_colours);
     RUN(test_highlight_and_selection);
     RUN(test_hit);

@@ -23,7 +23,7 @@ grep -q "mpi sim: 4 ranks, .*timestep calls 40, groups \['rank0', 'rank1', 'rank
   || fail "rank 0 did not read 4 rank groups back with h5py (python3-h5py-mpi: the Open MPI HDF5) in the recording process"
 grep -q "RuntimeWarning" err.txt && { cat err.txt; fail "a RuntimeWarning"; }
 "$cli" summary "$work/mpi.h5" > summary.txt || fail "summary failed"
-grep -q "(4 ranks)" summary.txt || fail "summary: not 4 ranks"
+grep -q "(4 ranks, " summary.txt || fail "summary: not 4 ranks"
 "$cli" ranks "$work/mpi.h5" > ranks.txt || fail "ranks failed"
 cat ranks.txt
 for r in timestep compute halo_exchange allreduce; do
@@ -32,7 +32,7 @@ done
 
 run 4 "$python" "$sim" "$work/exit.h5" --steps 5 --no-finalize > out2.txt 2> err2.txt || { cat out2.txt err2.txt; fail "mpirun (no finalize) failed"; }
 grep -q "finalized at exit" err2.txt || fail "no note about finalizing at exit"
-"$cli" summary "$work/exit.h5" | grep -q "(4 ranks)" || fail "no-finalize: the file does not hold 4 ranks"
+"$cli" summary "$work/exit.h5" | grep -q "(4 ranks, " || fail "no-finalize: the file does not hold 4 ranks"
 
 SCOPE_PROFILER_MPI=0 run 2 "$python" "$sim" "$work/serial.h5" --steps 3 --no-finalize > out3.txt 2> err3.txt || { cat out3.txt err3.txt; fail "mpirun (serial build) failed"; }
 [ -e "$work/serial.h5" ] && fail "serial build under mpirun wrote the shared file"
@@ -41,7 +41,7 @@ for k in 0 1; do
 done
 run 2 "$cli" run -q -o "$work/cli.h5" "$unedited" 3 > out4.txt 2> err4.txt || { cat out4.txt err4.txt; fail "mpirun scope-profiler run failed"; }
 "$cli" summary "$work/cli.h5" > cli.txt || fail "summary of the run failed"
-grep -q "(2 ranks)" cli.txt || { cat cli.txt; fail "mpirun -n 2 scope-profiler run: not one file with 2 ranks"; }
+grep -q "(2 ranks, " cli.txt || { cat cli.txt; fail "mpirun -n 2 scope-profiler run: not one file with 2 ranks"; }
 "$cli" ranks "$work/cli.h5" | grep -Eq "^__main__\.Solver\.step +2/2 +26 " \
   || fail "run under mpirun: __main__.Solver.step not 26 calls on 2/2 ranks"
 echo "python mpi: ok"

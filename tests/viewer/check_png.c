@@ -2,10 +2,11 @@
 /*
  * check_png.c - check a viewer screenshot the way a glance would: it is the
  * expected size, not blank, shows text, and shows the given regions in their
- * chart colours (sp_plot_region_color, so the check follows the palette).
+ * chart colours: the colour map of the runs shown (--colors-of FILE, once per
+ * file the viewer opened: the viewer's sp_session map), else the hash colours.
  *
- * usage: check_png IMAGE.png [--dark] [--min-size WxH] [--header PX]
- *                  [--region NAME]... [--no-region NAME]...
+ * usage: check_png IMAGE.png [--dark] [--size WxH] [--min-size WxH] [--header PX]
+ *                  [--colors-of FILE]... [--region NAME]... [--no-region NAME]...
  * The blank and text checks look below the header bar (--header, default 56
  * px), so a window whose content failed to draw does not pass on the
  * header's text alone.
@@ -132,6 +133,20 @@ int main(int argc, char **argv)
     im.data = cairo_image_surface_get_data(rgb);
     im.stride = cairo_image_surface_get_stride(rgb);
 
+    /* The runs whose colour map the viewer uses. */
+    const sp_run *runs[4] = {0};
+    size_t nruns = 0;
+    for (int i = 2; i + 1 < argc; i++)
+        if (strcmp(argv[i], "--colors-of") == 0 && nruns < 4) {
+            runs[nruns] = sp_read_h5(argv[++i]);
+            if (!runs[nruns]) {
+                fprintf(stderr, "check_png: cannot read %s: %s\n", argv[i], sp_last_error());
+                return 1;
+            }
+            nruns++;
+        }
+    sp_color_map *map = nruns ? sp_color_map_new(runs, nruns) : NULL;
+
     int dark = 0, rc = 0, header = 56;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--dark") == 0)
@@ -155,8 +170,12 @@ int main(int argc, char **argv)
         rc |= fail("no text seems to be drawn");
 
     for (int i = 2; i < argc; i++) {
-        if (strcmp(argv[i], "--header") == 0) {
+        if (strcmp(argv[i], "--header") == 0 || strcmp(argv[i], "--colors-of") == 0) {
             i++;
+        } else if (strcmp(argv[i], "--size") == 0 && i + 1 < argc) {
+            int w = 0, h = 0; /* exactly: what --size asked the viewer for */
+            if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || im.w != w || im.h != h)
+                rc |= fail("the image is not exactly --size");
         } else if (strcmp(argv[i], "--min-size") == 0 && i + 1 < argc) {
             int w = 0, h = 0;
             if (sscanf(argv[++i], "%dx%d", &w, &h) != 2 || im.w < w || im.h < h)
@@ -165,7 +184,7 @@ int main(int argc, char **argv)
                    i + 1 < argc) {
             int want = strcmp(argv[i], "--region") == 0;
             const char *name = argv[++i];
-            sp_rgba c = sp_plot_region_color(name, dark);
+            sp_rgba c = sp_plot_color_in(map, name, dark);
             long n = count_colour(&im, c);
             printf("  region %-16s colour #%02x%02x%02x: %ld pixels\n", name,
                    (int)lround(c.r * 255), (int)lround(c.g * 255), (int)lround(c.b * 255), n);
@@ -182,5 +201,8 @@ int main(int argc, char **argv)
     }
     cairo_surface_destroy(rgb);
     cairo_surface_destroy(s);
+    sp_color_map_free(map);
+    for (size_t k = 0; k < nruns; k++)
+        sp_run_free((sp_run *)runs[k]);
     return rc;
 }

@@ -282,6 +282,69 @@ static void test_table_sorted_by_total(void)
     close_window(win);
 }
 
+/* ---- estimates: a sampled region's figures in italics with a tooltip ---- */
+
+static GtkWidget *find_label(GtkWidget *w, const char *css_class, const char *prefix)
+{
+    if (GTK_IS_LABEL(w) && gtk_widget_has_css_class(w, css_class) &&
+        g_str_has_prefix(gtk_label_get_text(GTK_LABEL(w)), prefix))
+        return w;
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+        GtkWidget *found = find_label(c, css_class, prefix);
+        if (found)
+            return found;
+    }
+    return NULL;
+}
+
+/* Labels with class sp-estimate whose text is neither "~..." nor "–". */
+static int count_unmarked(GtkWidget *w)
+{
+    int n = 0;
+    if (GTK_IS_LABEL(w) && gtk_widget_has_css_class(w, "sp-estimate")) {
+        const char *t = gtk_label_get_text(GTK_LABEL(w));
+        n += !g_str_has_prefix(t, "~") && strcmp(t, "–") != 0;
+    }
+    for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c))
+        n += count_unmarked(c);
+    return n;
+}
+
+static void test_estimates_marked(void)
+{
+    sp_run *run = sp_read_h5(base_path);
+    ASSERT(run);
+    int32_t g = sp_run_region_id(run, "kernel");
+    ASSERT(g >= 0);
+    run->region_flags = calloc(run->nregions, sizeof *run->region_flags);
+    run->nregion_flags = run->nregions;
+    run->region_flags[g] = SP_REGION_FLAG_SAMPLED; /* as `scope-profiler run` marks it */
+    sp_kvlist_set(&run->meta, "stack_sample_hz", "1000");
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SpRunDocument) doc = sp_run_document_new_for_run(run, "sampled.h5", &error);
+    ASSERT_MSG(doc, "%s", error ? error->message : "?");
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    sp_viewer_window_set_documents(win, doc, NULL);
+    ASSERT(sp_viewer_window_set_page(win, "regions"));
+    gtk_window_present(GTK_WINDOW(win));
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    ASSERT(wait_allocated(GTK_WIDGET(regions)));
+    GtkWidget *cell = NULL;
+    for (int i = 0; i < 200 && !cell; i++) { /* rows are built over a few frames */
+        g_main_context_iteration(NULL, FALSE);
+        g_usleep(10000);
+        cell = find_label(GTK_WIDGET(regions), "sp-estimate", "~");
+    }
+    ASSERT_MSG(cell, "no italic ~ cell for the sampled region");
+    const char *tip = gtk_widget_get_tooltip_text(cell);
+    ASSERT(tip && strstr(tip, "Estimated from call-stack samples"));
+    /* every italic cell is the sampled region's: "~..." or "–" (no min/max) */
+    ASSERT_EQ_I(count_unmarked(GTK_WIDGET(regions)), 0);
+    const sp_figures *fg = sp_run_document_get_figures(doc);
+    ASSERT(fg && fg->nsampled == 1 && fg->sample_period_s > 0);
+    close_window(win);
+}
+
 /* ---- comparison ---- */
 
 static const sp_diff_entry *diff_row(GListModel *rows, const char *name)
@@ -450,6 +513,7 @@ int main(int argc, char **argv)
     RUN(test_timeline_click_selects_region);
     RUN(test_search_filters_table);
     RUN(test_table_sorted_by_total);
+    RUN(test_estimates_marked);
     RUN(test_compare);
     RUN(test_timeline_zoom_and_pan);
     RUN(test_export_chart);
