@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_compare.c - the comparison model (see sp_compare.h): read each run's
+ * per-rank figures per key, estimate each key's ratio with its interval,
+ * decide the verdict, order the entries.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "sp_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_compare_keys.h"
+#include "sp_compare_stats.h"
+#include "sp_error.h"
+
+#define NS_TO_S 1e-9
+
+void sp_compare_options_init(sp_compare_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->alpha = 0.05;
+    o->min_change_pct = 10;
+    o->min_time_s = 1e-4;
+    o->min_share_pct = 1;
+}
+
+void sp_compare_free(sp_compare *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->entries[i].name);
+    free(c->entries);
+    free(c);
+}
+
+static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
+{
+    if (nb == 0 || nc == 0)
+        return sp__error(SP_EINVAL, "compare: no %s run", nb == 0 ? "base" : "candidate");
+    if (!(o->alpha > 0 && o->alpha < 1))
+        return sp__error(SP_EINVAL, "compare: alpha %g is not between 0 and 1", o->alpha);
+    if (!(o->min_change_pct >= 0) || !(o->min_time_s >= 0) || !(o->min_share_pct >= 0))
+        return sp__error(SP_EINVAL, "compare: negative threshold");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- sides */
+
+/* Average the figures of key k over the runs of a side that have it. */
+static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, sp_cmp_side *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t j = 0; j < nr; j++) {
+        const sp__cmp_fig *f = &runs[j].fig[k];
+        if (!f->calls)
+            continue;
+        s->runs++;
+        s->calls += f->calls;
+        s->calls_per_rank += f->calls_per_rank;
+        s->time_mean_s += f->time_mean_s;
+        s->time_max_s += f->time_max_s;
+        if (f->ranks > s->ranks)
+            s->ranks = f->ranks;
+    }
+    if (s->runs) {
+        s->calls_per_rank /= s->runs;
+        s->time_mean_s /= s->runs;
+        s->time_max_s /= s->runs;
+        s->per_call_s = s->calls_per_rank > 0 ? s->time_mean_s / s->calls_per_rank : 0;
+    }
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* log of a duration in ns (a 0 ns call counts as 1 ns). */
+static double log_ns(int64_t v)
+{
+    return log(v > 1 ? (double)v : 1.0);
+}
+
+/* One run per side: the Hodges-Lehmann shift of the log per-call durations.
+ * xb, xc: scratch for the logs (as many as the key's calls). */
+static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
+                      int32_t k, double alpha, double *xb, double *xc)
+{
+    size_t b0 = sb->off[k], nb = sb->off[k + 1] - b0;
+    size_t c0 = sc->off[k], nc = sc->off[k + 1] - c0;
+    for (size_t i = 0; i < nb; i++)
+        xb[i] = log_ns(sb->val[b0 + i]);
+    for (size_t i = 0; i < nc; i++)
+        xc[i] = log_ns(sc->val[c0 + i]);
+    /* The median call, for display. */
+    e->base.per_call_s = 0.5 * (double)(sb->val[b0 + (nb - 1) / 2] + sb->val[b0 + nb / 2]) * NS_TO_S;
+    e->cand.per_call_s = 0.5 * (double)(sc->val[c0 + (nc - 1) / 2] + sc->val[c0 + nc / 2]) * NS_TO_S;
+    sp__shift_ci s;
+    int rc = sp__hl_shift(xb, nb, xc, nc, alpha, &s);
+    if (rc)
+        return rc;
+    /* Time per rank = calls per rank x time per call: the count ratio is
+     * exact (no sampling noise), the per-call ratio carries the interval. */
+    double counts = e->cand.calls_per_rank / e->base.calls_per_rank;
+    if (s.ok) {
+        e->tested = true;
+        e->ratio = exp(s.estimate) * counts;
+        e->ratio_lo = exp(s.lo) * counts;
+        e->ratio_hi = exp(s.hi) * counts;
+        e->p_value = s.p_value;
+    }
+    return 0;
+}
+
+/* Repeated runs: Welch on the log of each run's mean time per rank. */
+static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const sp__cmp_run *cr,
+                      size_t nc, int32_t k, double alpha, double *xb, double *xc)
+{
+    for (size_t j = 0; j < nb; j++)
+        xb[j] = log(fmax(br[j].fig[k].time_mean_s, 1e-9));
+    for (size_t j = 0; j < nc; j++)
+        xc[j] = log(fmax(cr[j].fig[k].time_mean_s, 1e-9));
+    sp__welch_ci w;
+    sp__welch(xb, nb, xc, nc, alpha, &w);
+    if (w.ok) {
+        e->tested = true;
+        e->ratio = exp(w.estimate);
+        e->ratio_lo = exp(w.lo);
+        e->ratio_hi = exp(w.hi);
+        e->p_value = w.p_value;
+    }
+}
+
+/* ---------------------------------------------------------------- verdict */
+
+static void decide(sp_cmp_entry *e, const sp_compare *c)
+{
+    const sp_compare_options *o = &c->opts;
+    e->change_pct = 100 * (e->ratio - 1);
+    e->impact_s = (e->ratio - 1) * e->base.time_mean_s;
+    if (!e->tested) {
+        e->verdict = SP_CMP_NOT_COMPARABLE;
+        return;
+    }
+    e->change_lo_pct = 100 * (e->ratio_lo - 1);
+    e->change_hi_pct = 100 * (e->ratio_hi - 1);
+    bool clear = e->ratio_lo > 1 || e->ratio_hi < 1;
+    double impact = fabs(e->impact_s);
+    e->verdict = SP_CMP_SAME;
+    if (!clear)
+        e->why = SP_CMP_WHY_NOT_CLEAR;
+    else if (!(fabs(e->change_pct) > o->min_change_pct))
+        e->why = SP_CMP_WHY_SMALL_CHANGE;
+    else if (impact < o->min_time_s)
+        e->why = SP_CMP_WHY_SMALL_TIME;
+    else if (impact < o->min_share_pct / 100 * c->base_run_s)
+        e->why = SP_CMP_WHY_SMALL_SHARE;
+    else
+        e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+}
+
+/* Fill entry e of key k (both sides known). */
+static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const sp__cmp_run *br,
+                      const sp__cmp_run *cr, const sp__cmp_samples *sb,
+                      const sp__cmp_samples *sc, int32_t k, double *xb, double *xc)
+{
+    size_t nb = c->nbase, nc = c->ncand;
+    side_of(br, nb, k, &e->base);
+    side_of(cr, nc, k, &e->cand);
+    e->p_value = 1;
+    if (!e->base.runs) {
+        e->verdict = SP_CMP_NEW;
+        e->change_pct = INFINITY;
+        e->impact_s = e->cand.time_mean_s;
+        return 0;
+    }
+    if (!e->cand.runs) {
+        e->verdict = SP_CMP_REMOVED;
+        e->change_pct = -100;
+        e->impact_s = -e->base.time_mean_s;
+        return 0;
+    }
+    double cb = e->base.calls_per_rank, cc = e->cand.calls_per_rank;
+    e->calls_changed = fabs(cc - cb) > 0.005 * fmax(cb, cc);
+    /* Untested entries keep the observed ratio as a rough change. */
+    e->ratio = e->base.time_mean_s > 0 ? e->cand.time_mean_s / e->base.time_mean_s : 1;
+    if (c->mode == SP_CMP_MODE_CALLS) {
+        int rc = test_calls(e, sb, sc, k, c->opts.alpha, xb, xc);
+        if (rc)
+            return rc;
+        if (!e->tested)
+            e->why = SP_CMP_WHY_FEW_CALLS;
+    } else if (e->base.runs < nb || e->cand.runs < nc) {
+        e->why = SP_CMP_WHY_MISSING_RUNS;
+    } else {
+        test_runs(e, br, nb, cr, nc, k, c->opts.alpha, xb, xc);
+    }
+    decide(e, c);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- order */
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+    const sp_cmp_entry *a = pa, *b = pb;
+    double x = fabs(a->impact_s), y = fabs(b->impact_s);
+    if (x != y)
+        return x > y ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_index(const void *pa, const void *pb, void *arg)
+{
+    const sp_cmp_entry *e = arg;
+    return cmp_entries(&e[*(const size_t *)pa], &e[*(const size_t *)pb]);
+}
+
+/* Tree: depth-first with siblings by cmp_entries. e[i].parent indexes e. */
+static int order_tree(sp_compare *c)
+{
+    size_t n = c->n;
+    sp_cmp_entry *e = c->entries;
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx), *stack = malloc((n ? n : 1) * sizeof *stack);
+    int32_t *newpos = malloc((n ? n : 1) * sizeof *newpos);
+    sp_cmp_entry *out = malloc((n ? n : 1) * sizeof *out);
+    size_t *first = calloc(n + 1, sizeof *first), *count = calloc(n + 1, sizeof *count);
+    if (!idx || !stack || !newpos || !out || !first || !count) {
+        free(idx), free(stack), free(newpos), free(out), free(first), free(count);
+        return sp__error(SP_ENOMEM, "out of memory ordering the comparison");
+    }
+    /* Group children by parent (slot n = top level), each group sorted. */
+    for (size_t i = 0; i < n; i++)
+        count[e[i].parent < 0 ? n : (size_t)e[i].parent]++;
+    size_t acc = 0;
+    for (size_t p = 0; p <= n; p++) {
+        first[p] = acc;
+        acc += count[p];
+        count[p] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t p = e[i].parent < 0 ? n : (size_t)e[i].parent;
+        idx[first[p] + count[p]++] = i;
+    }
+    for (size_t p = 0; p <= n; p++)
+        if (count[p] > 1)
+            qsort_r(idx + first[p], count[p], sizeof *idx, cmp_index, e);
+    /* Depth-first: push a group's members in reverse so the first pops first. */
+    size_t top = 0, m = 0;
+    for (size_t q = count[n]; q-- > 0;)
+        stack[top++] = idx[first[n] + q];
+    while (top) {
+        size_t i = stack[--top];
+        newpos[i] = (int32_t)m;
+        out[m++] = e[i];
+        for (size_t q = count[i]; q-- > 0;)
+            stack[top++] = idx[first[i] + q];
+    }
+    for (size_t i = 0; i < m; i++)
+        if (out[i].parent >= 0)
+            out[i].parent = newpos[out[i].parent];
+    memcpy(e, out, m * sizeof *e);
+    c->n = m;
+    free(idx), free(stack), free(newpos), free(out), free(first), free(count);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- build */
+
+typedef struct work {
+    sp__cmp_keys keys;
+    sp__cmp_run *br, *cr;
+    sp__cmp_samples sb, sc;
+    double *xb, *xc;
+} work;
+
+static void work_free(work *w, size_t nb, size_t nc)
+{
+    for (size_t j = 0; w->br && j < nb; j++)
+        sp__cmp_run_free(&w->br[j]);
+    for (size_t j = 0; w->cr && j < nc; j++)
+        sp__cmp_run_free(&w->cr[j]);
+    free(w->br);
+    free(w->cr);
+    sp__cmp_samples_free(&w->sb);
+    sp__cmp_samples_free(&w->sc);
+    free(w->xb);
+    free(w->xc);
+    sp__cmp_keys_free(&w->keys);
+}
+
+static void rank_range(const sp__cmp_run *r, size_t n, size_t *lo, size_t *hi, size_t *threads,
+                       double *span)
+{
+    *lo = SIZE_MAX, *hi = 0, *threads = 0, *span = 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t k = r[j].run->nranks;
+        *lo = k < *lo ? k : *lo;
+        *hi = k > *hi ? k : *hi;
+        *threads = r[j].threads_max > *threads ? r[j].threads_max : *threads;
+        *span += r[j].span_s / (double)n;
+    }
+}
+
+static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run *const *cand,
+                     size_t nc, const sp_compare_options *o)
+{
+    w->br = calloc(nb, sizeof *w->br);
+    w->cr = calloc(nc, sizeof *w->cr);
+    if (!w->br || !w->cr)
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    int rc = 0;
+    for (size_t j = 0; j < nb + nc && !rc; j++) {
+        const sp_run *run = j < nb ? base[j] : cand[j - nb];
+        if (!run)
+            return sp__error(SP_EINVAL, "compare: NULL run");
+        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree, &w->keys);
+    }
+    for (size_t j = 0; j < nb + nc && !rc; j++)
+        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->tree, o->own);
+    return rc;
+}
+
+sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
+                            size_t nc, const sp_compare_options *opts)
+{
+    sp_compare_options defaults;
+    sp_compare_options_init(&defaults);
+    const sp_compare_options *o = opts ? opts : &defaults;
+    if (check_options(o, nb, nc) || !base || !cand)
+        return base && cand ? NULL : sp__error_null(SP_EINVAL, "compare: no runs");
+    sp_compare *c = calloc(1, sizeof *c);
+    work w = {0};
+    int rc = c ? read_runs(&w, base, nb, cand, nc, o) : SP_ENOMEM;
+    if (c) {
+        c->opts = *o;
+        c->opts.filter = NULL;
+        c->nbase = nb;
+        c->ncand = nc;
+        c->mode = nb == 1 && nc == 1 ? SP_CMP_MODE_CALLS : SP_CMP_MODE_RUNS;
+    }
+    if (!rc) {
+        rank_range(w.br, nb, &c->base_ranks_min, &c->base_ranks_max, &c->base_threads_max,
+                   &c->base_run_s);
+        rank_range(w.cr, nc, &c->cand_ranks_min, &c->cand_ranks_max, &c->cand_threads_max,
+                   &c->cand_run_s);
+    }
+    size_t nkeys = w.keys.n, scratch = nb > nc ? nb : nc;
+    if (!rc && c->mode == SP_CMP_MODE_CALLS) {
+        rc = sp__cmp_samples_collect(&w.br[0], nkeys, o->tree, o->own, &w.sb);
+        if (!rc)
+            rc = sp__cmp_samples_collect(&w.cr[0], nkeys, o->tree, o->own, &w.sc);
+        for (size_t k = 0; !rc && k < nkeys; k++) {
+            size_t a = w.sb.off[k + 1] - w.sb.off[k], b = w.sc.off[k + 1] - w.sc.off[k];
+            scratch = a > scratch ? a : scratch;
+            scratch = b > scratch ? b : scratch;
+        }
+    }
+    if (!rc) {
+        w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
+        w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
+        c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);
+        if (!w.xb || !w.xc || !c->entries)
+            rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    /* Keys are in discovery order, a tree path after its parent: entry
+     * indices of parents are known when their children come. */
+    int32_t *entry_of = !rc ? malloc((nkeys ? nkeys : 1) * sizeof *entry_of) : NULL;
+    if (!rc && !entry_of)
+        rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+    for (size_t k = 0; !rc && k < nkeys; k++) {
+        const sp__cmp_key *key = &w.keys.keys[k];
+        entry_of[k] = -1;
+        if (!o->tree && !sp_region_filter_match(o->filter, key->name)) {
+            c->n_filtered++;
+            continue;
+        }
+        sp_cmp_entry *e = &c->entries[c->n];
+        e->name = strdup(key->name);
+        e->depth = key->depth;
+        e->parent = key->parent >= 0 ? entry_of[key->parent] : -1;
+        if (!e->name) {
+            rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+            break;
+        }
+        c->n++;
+        rc = fill_entry(e, c, w.br, w.cr, &w.sb, &w.sc, (int32_t)k, w.xb, w.xc);
+        entry_of[k] = (int32_t)(c->n - 1);
+    }
+    free(entry_of);
+    work_free(&w, nb, nc);
+    if (!rc) {
+        if (o->tree)
+            rc = order_tree(c);
+        else
+            qsort(c->entries, c->n, sizeof *c->entries, cmp_entries);
+    }
+    if (rc) {
+        sp_compare_free(c);
+        return rc == SP_ENOMEM && !c ? sp__error_null(SP_ENOMEM, "out of memory comparing runs")
+                                     : NULL;
+    }
+    return c;
+}
+
+const sp_cmp_entry *sp_compare_find(const sp_compare *c, const char *name)
+{
+    for (size_t i = 0; c && name && i < c->n; i++)
+        if (strcmp(c->entries[i].name, name) == 0)
+            return &c->entries[i];
+    return NULL;
+}
