@@ -22,10 +22,13 @@ void sp_compare_options_init(sp_compare_options *o)
     if (!o)
         return;
     memset(o, 0, sizeof *o);
+    o->estimator = SP_CMP_EST_QUANTILE;
+    o->quantile = 0.25;
     o->alpha = 0.05;
     o->min_change_pct = 10;
     o->min_time_s = 1e-4;
     o->min_share_pct = 1;
+    o->own = true;
 }
 
 void sp_compare_free(sp_compare *c)
@@ -44,6 +47,9 @@ static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
         return sp__error(SP_EINVAL, "compare: no %s run", nb == 0 ? "base" : "candidate");
     if (!(o->alpha > 0 && o->alpha < 1))
         return sp__error(SP_EINVAL, "compare: alpha %g is not between 0 and 1", o->alpha);
+    if (!(o->quantile > 0 && o->quantile < 1) ||
+        (o->estimator != SP_CMP_EST_QUANTILE && o->estimator != SP_CMP_EST_HL))
+        return sp__error(SP_EINVAL, "compare: bad estimator or quantile %g", o->quantile);
     if (!(o->min_change_pct >= 0) || !(o->min_time_s >= 0) || !(o->min_share_pct >= 0))
         return sp__error(SP_EINVAL, "compare: negative threshold");
     return 0;
@@ -51,14 +57,18 @@ static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
 
 /* ---------------------------------------------------------------- sides */
 
-/* Average the figures of key k over the runs of a side that have it. */
-static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, sp_cmp_side *s)
+/* Average the figures of key k over the runs of a side that have it; loc:
+ * the typical call (s) of each run and key, nkeys per run. */
+static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double *loc,
+                    size_t nkeys, sp_cmp_side *s)
 {
     memset(s, 0, sizeof *s);
     for (size_t j = 0; j < nr; j++) {
         const sp__cmp_fig *f = &runs[j].fig[k];
         if (!f->calls)
             continue;
+        s->per_call_s += loc[j * nkeys + (size_t)k];
+        s->typical_time_s += loc[j * nkeys + (size_t)k] * f->calls_per_rank;
         s->runs++;
         s->calls += f->calls;
         s->calls_per_rank += f->calls_per_rank;
@@ -71,7 +81,8 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, sp_cmp_side *
         s->calls_per_rank /= s->runs;
         s->time_mean_s /= s->runs;
         s->time_max_s /= s->runs;
-        s->per_call_s = s->calls_per_rank > 0 ? s->time_mean_s / s->calls_per_rank : 0;
+        s->per_call_s /= s->runs;
+        s->typical_time_s /= s->runs;
     }
 }
 
@@ -83,24 +94,41 @@ static double log_ns(int64_t v)
     return log(v > 1 ? (double)v : 1.0);
 }
 
-/* One run per side: the Hodges-Lehmann shift of the log per-call durations.
+/* Log durations of key k's calls (sorted ns) into x; their count. */
+static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
+{
+    size_t o = sm->off[k], n = sm->off[k + 1] - o;
+    for (size_t i = 0; i < n; i++)
+        x[i] = log_ns(sm->val[o + i]);
+    return n;
+}
+
+/* The typical call (s) of key k: the quantile of the log durations (so a
+ * geometric interpolation), or the median for HL. 0 without calls. */
+static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o,
+                           double *scratch)
+{
+    size_t n = logs_of(sm, k, scratch);
+    if (!n)
+        return 0;
+    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : o->quantile;
+    return exp(sp__quantile_sorted(scratch, n, q)) * NS_TO_S;
+}
+
+/* One run per side: the estimator's shift of the log per-call durations.
  * xb, xc: scratch for the logs (as many as the key's calls). */
 static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
-                      int32_t k, double alpha, double *xb, double *xc)
+                      int32_t k, const sp_compare_options *o, double *xb, double *xc)
 {
-    size_t b0 = sb->off[k], nb = sb->off[k + 1] - b0;
-    size_t c0 = sc->off[k], nc = sc->off[k + 1] - c0;
-    for (size_t i = 0; i < nb; i++)
-        xb[i] = log_ns(sb->val[b0 + i]);
-    for (size_t i = 0; i < nc; i++)
-        xc[i] = log_ns(sc->val[c0 + i]);
-    /* The median call, for display. */
-    e->base.per_call_s = 0.5 * (double)(sb->val[b0 + (nb - 1) / 2] + sb->val[b0 + nb / 2]) * NS_TO_S;
-    e->cand.per_call_s = 0.5 * (double)(sc->val[c0 + (nc - 1) / 2] + sc->val[c0 + nc / 2]) * NS_TO_S;
+    size_t nb = logs_of(sb, k, xb), nc = logs_of(sc, k, xc);
     sp__shift_ci s;
-    int rc = sp__hl_shift(xb, nb, xc, nc, alpha, &s);
-    if (rc)
-        return rc;
+    if (o->estimator == SP_CMP_EST_HL) {
+        int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
+        if (rc)
+            return rc;
+    } else {
+        sp__quantile_shift(xb, nb, xc, nc, o->quantile, o->alpha, &s);
+    }
     /* Time per rank = calls per rank x time per call: the count ratio is
      * exact (no sampling noise), the per-call ratio carries the interval. */
     double counts = e->cand.calls_per_rank / e->base.calls_per_rank;
@@ -114,14 +142,16 @@ static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_
     return 0;
 }
 
-/* Repeated runs: Welch on the log of each run's mean time per rank. */
+/* Repeated runs: Welch on the log of each run's robust time per rank
+ * (typical call x calls per rank). */
 static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const sp__cmp_run *cr,
-                      size_t nc, int32_t k, double alpha, double *xb, double *xc)
+                      size_t nc, int32_t k, const double *locb, const double *locc, size_t nkeys,
+                      double alpha, double *xb, double *xc)
 {
     for (size_t j = 0; j < nb; j++)
-        xb[j] = log(fmax(br[j].fig[k].time_mean_s, 1e-9));
+        xb[j] = log(fmax(locb[j * nkeys + (size_t)k] * br[j].fig[k].calls_per_rank, 1e-12));
     for (size_t j = 0; j < nc; j++)
-        xc[j] = log(fmax(cr[j].fig[k].time_mean_s, 1e-9));
+        xc[j] = log(fmax(locc[j * nkeys + (size_t)k] * cr[j].fig[k].calls_per_rank, 1e-12));
     sp__welch_ci w;
     sp__welch(xb, nb, xc, nc, alpha, &w);
     if (w.ok) {
@@ -139,7 +169,7 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
 {
     const sp_compare_options *o = &c->opts;
     e->change_pct = 100 * (e->ratio - 1);
-    e->impact_s = (e->ratio - 1) * e->base.time_mean_s;
+    e->impact_s = (e->ratio - 1) * e->base.typical_time_s;
     if (!e->tested) {
         e->verdict = SP_CMP_NOT_COMPARABLE;
         return;
@@ -162,32 +192,42 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
 }
 
 /* Fill entry e of key k (both sides known). */
-static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const sp__cmp_run *br,
-                      const sp__cmp_run *cr, const sp__cmp_samples *sb,
-                      const sp__cmp_samples *sc, int32_t k, double *xb, double *xc)
+typedef struct work work;
+static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k);
+
+typedef struct work {
+    sp__cmp_keys keys;
+    sp__cmp_run *br, *cr;
+    sp__cmp_samples sb, sc; /* one run per side: every call, kept */
+    double *locb, *locc;    /* typical call per run and key (nkeys per run) */
+    double *xb, *xc;
+} work;
+
+static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k)
 {
-    size_t nb = c->nbase, nc = c->ncand;
-    side_of(br, nb, k, &e->base);
-    side_of(cr, nc, k, &e->cand);
+    size_t nb = c->nbase, nc = c->ncand, nkeys = w->keys.n;
+    const sp__cmp_run *br = w->br, *cr = w->cr;
+    side_of(br, nb, k, w->locb, nkeys, &e->base);
+    side_of(cr, nc, k, w->locc, nkeys, &e->cand);
     e->p_value = 1;
     if (!e->base.runs) {
         e->verdict = SP_CMP_NEW;
         e->change_pct = INFINITY;
-        e->impact_s = e->cand.time_mean_s;
+        e->impact_s = e->cand.typical_time_s;
         return 0;
     }
     if (!e->cand.runs) {
         e->verdict = SP_CMP_REMOVED;
         e->change_pct = -100;
-        e->impact_s = -e->base.time_mean_s;
+        e->impact_s = -e->base.typical_time_s;
         return 0;
     }
     double cb = e->base.calls_per_rank, cc = e->cand.calls_per_rank;
     e->calls_changed = fabs(cc - cb) > 0.005 * fmax(cb, cc);
     /* Untested entries keep the observed ratio as a rough change. */
-    e->ratio = e->base.time_mean_s > 0 ? e->cand.time_mean_s / e->base.time_mean_s : 1;
+    e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
     if (c->mode == SP_CMP_MODE_CALLS) {
-        int rc = test_calls(e, sb, sc, k, c->opts.alpha, xb, xc);
+        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc);
         if (rc)
             return rc;
         if (!e->tested)
@@ -195,7 +235,7 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const sp__cmp_run *b
     } else if (e->base.runs < nb || e->cand.runs < nc) {
         e->why = SP_CMP_WHY_MISSING_RUNS;
     } else {
-        test_runs(e, br, nb, cr, nc, k, c->opts.alpha, xb, xc);
+        test_runs(e, br, nb, cr, nc, k, w->locb, w->locc, nkeys, c->opts.alpha, w->xb, w->xc);
     }
     decide(e, c);
     return 0;
@@ -269,13 +309,6 @@ static int order_tree(sp_compare *c)
 
 /* ---------------------------------------------------------------- build */
 
-typedef struct work {
-    sp__cmp_keys keys;
-    sp__cmp_run *br, *cr;
-    sp__cmp_samples sb, sc;
-    double *xb, *xc;
-} work;
-
 static void work_free(work *w, size_t nb, size_t nc)
 {
     for (size_t j = 0; w->br && j < nb; j++)
@@ -286,6 +319,8 @@ static void work_free(work *w, size_t nb, size_t nc)
     free(w->cr);
     sp__cmp_samples_free(&w->sb);
     sp__cmp_samples_free(&w->sc);
+    free(w->locb);
+    free(w->locc);
     free(w->xb);
     free(w->xc);
     sp__cmp_keys_free(&w->keys);
@@ -323,6 +358,51 @@ static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run
     return rc;
 }
 
+/* The typical call of every run and key (w->locb, w->locc); with keep (one
+ * run per side), the sorted samples stay in w->sb / w->sc for the test.
+ * *scratch grows to the most calls of any key. */
+static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o, bool keep,
+                     size_t *scratch)
+{
+    size_t nkeys = w->keys.n;
+    w->locb = calloc(nb * nkeys + 1, sizeof *w->locb);
+    w->locc = calloc(nc * nkeys + 1, sizeof *w->locc);
+    if (!w->locb || !w->locc)
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    double *logs = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t j = 0; j < nb + nc && !rc; j++) {
+        bool is_base = j < nb;
+        size_t jj = is_base ? j : j - nb;
+        const sp__cmp_run *r = is_base ? &w->br[jj] : &w->cr[jj];
+        double *loc = (is_base ? w->locb : w->locc) + jj * nkeys;
+        sp__cmp_samples sm;
+        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, &sm);
+        size_t most = 0;
+        for (size_t k = 0; !rc && k < nkeys; k++) {
+            size_t cnt = sm.off[k + 1] - sm.off[k];
+            most = cnt > most ? cnt : most;
+        }
+        if (!rc && most > cap) {
+            double *grown = realloc(logs, most * sizeof *logs);
+            if (!grown)
+                rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+            else
+                logs = grown, cap = most;
+        }
+        for (size_t k = 0; !rc && k < nkeys; k++)
+            loc[k] = typical_call(&sm, (int32_t)k, o, logs);
+        if (!rc && keep)
+            *(is_base ? &w->sb : &w->sc) = sm;
+        else
+            sp__cmp_samples_free(&sm); /* zeroed by a failed collect */
+    }
+    free(logs);
+    *scratch = cap > *scratch ? cap : *scratch;
+    return rc;
+}
+
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
                             size_t nc, const sp_compare_options *opts)
 {
@@ -348,16 +428,8 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
                    &c->cand_run_s);
     }
     size_t nkeys = w.keys.n, scratch = nb > nc ? nb : nc;
-    if (!rc && c->mode == SP_CMP_MODE_CALLS) {
-        rc = sp__cmp_samples_collect(&w.br[0], nkeys, o->tree, o->own, &w.sb);
-        if (!rc)
-            rc = sp__cmp_samples_collect(&w.cr[0], nkeys, o->tree, o->own, &w.sc);
-        for (size_t k = 0; !rc && k < nkeys; k++) {
-            size_t a = w.sb.off[k + 1] - w.sb.off[k], b = w.sc.off[k + 1] - w.sc.off[k];
-            scratch = a > scratch ? a : scratch;
-            scratch = b > scratch ? b : scratch;
-        }
-    }
+    if (!rc)
+        rc = locations(&w, nb, nc, o, c->mode == SP_CMP_MODE_CALLS, &scratch);
     if (!rc) {
         w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
         w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
@@ -386,7 +458,7 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
             break;
         }
         c->n++;
-        rc = fill_entry(e, c, w.br, w.cr, &w.sb, &w.sc, (int32_t)k, w.xb, w.xc);
+        rc = fill_entry(e, c, &w, (int32_t)k);
         entry_of[k] = (int32_t)(c->n - 1);
     }
     free(entry_of);

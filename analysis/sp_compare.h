@@ -14,24 +14,41 @@
  *     compared per rank;
  *   - the estimated ratio candidate / base of that time per rank, with a
  *     1 - alpha confidence interval, and the change in percent;
- *   - the impact: (ratio - 1) x the base's time per rank, in seconds per
- *     rank (the shift x calls), which ranks the regions;
+ *   - the impact: (ratio - 1) x the base's typical time per rank (its
+ *     typical call x calls per rank), in seconds per rank: the shift of
+ *     the typical call x the calls; it ranks the regions and meets the
+ *     floors;
  *   - a verdict: slower, faster, within noise, new, removed, or not
  *     comparable, with the reason.
  *
+ * The typical call. Timing noise on a shared machine only ever adds time
+ * (preemption, interrupts, another process on the core, cache and memory
+ * contention), and it can hit half the calls of a run or more; a change of
+ * the code moves every call, the fastest included. So a region's typical
+ * call is the lower quartile of its call durations (estimator QUANTILE,
+ * quantile 0.25, the default), or the Hodges-Lehmann location of all of
+ * them (estimator HL: more efficient when the noise is symmetric, much
+ * less robust when it is not; see README "Comparing runs" for both
+ * measured on this machine).
+ *
  * Two modes, chosen by the number of runs:
  *   SP_CMP_MODE_CALLS (one run per side): the per-call durations of the
- *     region (all ranks and threads pooled) are compared on a log scale by
- *     the Hodges-Lehmann shift with its distribution-free Mann-Whitney
- *     interval (sp_compare_stats.h). Ratio = exp(shift) x (calls per rank of
- *     the candidate / of the base): a changed call count is a real change
- *     of the time per rank and is reported as such ("calls 38 -> 76 per
+ *     region (all ranks and threads pooled) are compared on a log scale:
+ *     QUANTILE: log q(cand) - log q(base), interval from the two
+ *     distribution-free order-statistic intervals of the quantile
+ *     (Bonferroni, so the coverage is at least 1 - alpha); HL: the
+ *     Hodges-Lehmann shift with its Mann-Whitney interval
+ *     (sp_compare_stats.h). Ratio = exp(shift) x (calls per rank of the
+ *     candidate / of the base): a changed call count is a real change of
+ *     the time per rank and is reported as such ("calls 38 -> 76 per
  *     rank"). This mode sees only the scatter of calls within each run, not
  *     the run-to-run noise.
  *   SP_CMP_MODE_RUNS (two or more runs on a side): each run gives one value
- *     per region, its mean time per rank; the ratio is that of the
- *     geometric means with Welch's t interval on the logarithms, i.e. the
- *     run-to-run variation is the noise.
+ *     per region, its time per rank estimated robustly: typical call (as
+ *     above, the median for HL) x calls per rank, so that a few preempted
+ *     calls do not make a whole run look slow; the ratio is that of the
+ *     geometric means of the runs' values with Welch's t interval on the
+ *     logarithms: the run-to-run variation is the noise.
  *
  * Verdict: the change is statistically clear when the interval excludes a
  * ratio of 1, and practically relevant when |change| exceeds
@@ -93,8 +110,11 @@ typedef struct sp_cmp_side {
     double calls_per_rank;   /* per rank (and thread that ran it), mean */
     double time_mean_s;      /* time per rank, mean over ranks that ran it */
     double time_max_s;       /* time per rank, max over ranks */
-    double per_call_s;       /* median call duration (one run per side) or
-                                time_mean_s / calls_per_rank */
+    double per_call_s;       /* typical call (the estimator's location of the
+                                call durations), mean over the side's runs */
+    double typical_time_s;   /* robust time per rank: typical call x calls per
+                                rank (mean over runs); preempted calls barely
+                                move it, unlike time_mean_s */
     uint32_t runs;           /* runs of this side in which the entry has calls */
     uint32_t ranks;          /* ranks that ran it (largest over runs) */
 } sp_cmp_side;
@@ -105,24 +125,36 @@ typedef struct sp_cmp_entry {
     int32_t parent;        /* tree: index of the parent entry or -1 */
     sp_cmp_side base, cand;
     bool tested;           /* ratio_lo / ratio_hi are set */
-    double ratio;          /* candidate / base time per rank (estimate) */
+    double ratio;          /* candidate / base time per rank (estimate; when
+                              untested, the ratio of the typical times) */
     double ratio_lo, ratio_hi;
     double change_pct;     /* 100 (ratio - 1); +INF for new, -100 removed */
     double change_lo_pct, change_hi_pct;
-    double impact_s;       /* (ratio - 1) x base.time_mean_s; new: the
-                              candidate's time, removed: minus the base's */
+    double impact_s;       /* (ratio - 1) x base.typical_time_s: the shift of
+                              the typical call x the calls per rank, s per
+                              rank; new: the candidate's typical time,
+                              removed: minus the base's */
     double p_value;        /* of the test (informational); 1 when untested */
     bool calls_changed;    /* calls per rank differ by more than 0.5 % */
     sp_cmp_verdict verdict;
     sp_cmp_why why;
 } sp_cmp_entry;
 
+typedef enum sp_cmp_estimator {
+    SP_CMP_EST_QUANTILE = 0, /* the `quantile` of call durations (default) */
+    SP_CMP_EST_HL,           /* Hodges-Lehmann */
+} sp_cmp_estimator;
+
 typedef struct sp_compare_options {
+    sp_cmp_estimator estimator; /* SP_CMP_EST_QUANTILE */
+    double quantile;       /* 0.25: the lower quartile (0 < quantile < 1) */
     double alpha;          /* 0.05: 95 % intervals (0 < alpha < 1) */
     double min_change_pct; /* 10: a smaller change is not counted */
     double min_time_s;     /* 1e-4: a smaller impact per rank is not counted */
     double min_share_pct;  /* 1: nor an impact below this % of the run */
-    bool own;              /* exclusive (own) time instead of inclusive */
+    bool own;              /* true (default): own (exclusive) time, so a
+                              slowdown shows where it happens and not again
+                              in every enclosing region; false: inclusive */
     bool tree;             /* per call path instead of per region name */
     const sp_region_filter *filter; /* region names to keep; NULL = all */
 } sp_compare_options;
@@ -184,14 +216,20 @@ const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *bu
  * (run-to-run variation)". Returns buf. */
 char *sp_compare_mode_text(const sp_compare *c, char *buf, size_t n);
 
-/* Method and floors in one sentence for headers, e.g. "Hodges-Lehmann ratio
- * of per-call durations, 95 % interval; counted when beyond 10 %, 0.1 ms and
- * 1 % of the run per rank". Returns buf. */
+/* Method and floors in one sentence for headers, e.g. "ratio of the lower
+ * quartiles of call durations x calls per rank, own time, 95 % interval;
+ * counted when beyond 10 %, 100 µs and 1 % of the run per rank". Returns
+ * buf. */
 char *sp_compare_method_text(const sp_compare *c, char *buf, size_t n);
 
 /* How per-rank figures are formed, e.g. "time per rank = mean (max) over
  * the ranks that ran the region; 1 rank vs 8 ranks". Returns buf. */
 char *sp_compare_ranks_text(const sp_compare *c, char *buf, size_t n);
+
+/* A duration with 3 significant digits in ns, µs, ms or s: "1.50 ms",
+ * "240 µs", "-12.0 ms". Every surface prints comparison times with it.
+ * Returns buf. */
+char *sp_cmp_fmt_time(double s, char *buf, size_t n);
 
 /* "+24.8 % [+21.0, +28.9]", "+12.0 %" (untested), "new", "removed". */
 char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n);

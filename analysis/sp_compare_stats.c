@@ -405,6 +405,95 @@ int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double al
     return rc;
 }
 
+/* ---------------------------------------------------------------- quantiles */
+
+#define BINOM_EXACT_MAX 100000
+
+double sp__binom_cdf(long k, size_t n, double p)
+{
+    if (k < 0)
+        return 0;
+    if ((size_t)k >= n)
+        return 1;
+    if (p <= 0)
+        return 1;
+    if (p >= 1)
+        return 0;
+    if (n > BINOM_EXACT_MAX) {
+        double mu = (double)n * p, sd = sqrt((double)n * p * (1 - p));
+        return 0.5 * erfc(-((double)k + 0.5 - mu) / sd / sqrt(2.0));
+    }
+    /* Sum the smaller tail in log space (no underflow of (1-p)^n). */
+    double lp = log(p), lq = log1p(-p), lgn = lgamma((double)n + 1);
+    double mode = (double)n * p;
+    bool lower = (double)k < mode;
+    double acc = 0;
+    long from = lower ? 0 : k + 1, to = lower ? k : (long)n;
+    for (long i = from; i <= to; i++) {
+        double lpmf = lgn - lgamma((double)i + 1) - lgamma((double)(n - (size_t)i) + 1) +
+                      (double)i * lp + (double)(n - (size_t)i) * lq;
+        acc += exp(lpmf);
+    }
+    return lower ? fmin(1.0, acc) : fmax(0.0, 1 - acc);
+}
+
+double sp__quantile_sorted(const double *x, size_t n, double q)
+{
+    double h = q * (double)(n - 1);
+    size_t lo = (size_t)floor(h);
+    if (lo >= n - 1)
+        return x[n - 1];
+    return x[lo] + (h - (double)lo) * (x[lo + 1] - x[lo]);
+}
+
+bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *u)
+{
+    /* l: largest with P(B <= l-1) <= gamma/2; u: smallest with
+     * P(B >= u) = 1 - P(B <= u-1) <= gamma/2. Both monotone in the rank:
+     * bisection. */
+    double half = gamma / 2 * (1 + 1e-12);
+    size_t lo = 0, hi = n; /* l in [0, n]; 0 = none */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo + 1) / 2;
+        if (sp__binom_cdf((long)mid - 1, n, q) <= half)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    *l = lo;
+    lo = 1, hi = n + 1; /* u in [1, n + 1]; n + 1 = none */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (1 - sp__binom_cdf((long)mid - 1, n, q) <= half)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *u = lo;
+    return *l >= 1 && *u <= n;
+}
+
+void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
+                        double alpha, sp__shift_ci *out)
+{
+    memset(out, 0, sizeof *out);
+    out->m = m;
+    out->n = n;
+    out->exact = true;
+    out->p_value = 1;
+    if (m == 0 || n == 0)
+        return;
+    out->estimate = sp__quantile_sorted(y, n, q) - sp__quantile_sorted(x, m, q);
+    size_t lx, ux, ly, uy;
+    bool okx = sp__quantile_ci_ranks(m, q, alpha / 2, &lx, &ux);
+    bool oky = sp__quantile_ci_ranks(n, q, alpha / 2, &ly, &uy);
+    if (!okx || !oky)
+        return;
+    out->ok = true;
+    out->lo = fmin(y[ly - 1] - x[ux - 1], out->estimate);
+    out->hi = fmax(y[uy - 1] - x[lx - 1], out->estimate);
+}
+
 /* ---------------------------------------------------------------- Welch */
 
 static void mean_var(const double *a, size_t n, double *mean, double *var)

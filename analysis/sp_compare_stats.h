@@ -86,6 +86,37 @@ typedef struct sp__shift_ci {
 int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double alpha,
                  sp__shift_ci *out);
 
+/* Binomial P(X <= k) for X ~ Bin(n, p): exact (sum of the log-space
+ * probability function) up to n = 100000, the normal approximation with
+ * continuity correction above. */
+double sp__binom_cdf(long k, size_t n, double p);
+
+/* The q-quantile of sorted x (n >= 1) with numpy's default linear
+ * interpolation: position h = q (n - 1), x[floor h] + frac (x[ceil h] -
+ * x[floor h]). */
+double sp__quantile_sorted(const double *x, size_t n, double q);
+
+/*
+ * Distribution-free confidence interval of the q-quantile from order
+ * statistics: [x(l), x(u)] (1-based) with l the largest rank such that
+ * P(Bin(n, q) <= l - 1) <= gamma/2 and u the smallest with
+ * P(Bin(n, q) >= u) <= gamma/2, so P(x(l) <= xi_q <= x(u)) >= 1 - gamma.
+ * false when n is too small for either end (then *l / *u are 0 / n + 1).
+ */
+bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *u);
+
+/*
+ * The change of the q-quantile from x to y, both sorted ascending: estimate
+ * = quantile(y) - quantile(x) (on log durations: the log of the ratio of
+ * the quantiles), interval [lo_y - hi_x, hi_y - lo_x] from the two order
+ * statistic intervals at level 1 - alpha/2 each (Bonferroni), so its
+ * coverage is at least 1 - alpha whatever the distributions. Fills the
+ * estimate, lo, hi, ok, m, n of out (exact = true: no approximation but
+ * the binomial's above 100000 values; p_value is not computed: 1).
+ */
+void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
+                        double alpha, sp__shift_ci *out);
+
 /* A difference of means with Welch's interval. */
 typedef struct sp__welch_ci {
     bool ok;          /* both sides together have a variance estimate */

@@ -56,8 +56,7 @@ char *sp_compare_tally_text(const sp_cmp_tally *t, char *buf, size_t n)
     return buf;
 }
 
-/* "1.5 ms", "240 µs", "2.31 s" (3 significant digits). */
-static char *fmt_time(double s, char *buf, size_t n)
+char *sp_cmp_fmt_time(double s, char *buf, size_t n)
 {
     double a = fabs(s);
     const char *unit = "s";
@@ -70,7 +69,10 @@ static char *fmt_time(double s, char *buf, size_t n)
         v = s * 1e3, unit = "ms";
     }
     double av = fabs(v);
-    snprintf(buf, n, av >= 100 ? "%.0f %s" : av >= 10 ? "%.1f %s" : "%.2g %s", v, unit);
+    if (a == 0)
+        snprintf(buf, n, "0 s");
+    else
+        snprintf(buf, n, av >= 99.95 ? "%.0f %s" : av >= 9.995 ? "%.1f %s" : "%.2f %s", v, unit);
     return buf;
 }
 
@@ -87,7 +89,7 @@ const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *bu
         snprintf(buf, n, "clear, but within the %g %% budget", c->opts.min_change_pct);
         break;
     case SP_CMP_WHY_SMALL_TIME:
-        snprintf(buf, n, "clear, but under %s per rank", fmt_time(c->opts.min_time_s, t, sizeof t));
+        snprintf(buf, n, "clear, but under %s per rank", sp_cmp_fmt_time(c->opts.min_time_s, t, sizeof t));
         break;
     case SP_CMP_WHY_SMALL_SHARE:
         snprintf(buf, n, "clear, but under %g %% of the run", c->opts.min_share_pct);
@@ -121,18 +123,47 @@ char *sp_compare_mode_text(const sp_compare *c, char *buf, size_t n)
     return buf;
 }
 
+/* "the 25th percentile" / "the median" / "the 10th percentile" */
+static void quantile_name(double q, char *buf, size_t n)
+{
+    if (fabs(q - 0.5) < 1e-9) {
+        snprintf(buf, n, "median");
+        return;
+    }
+    double pc = 100 * q;
+    long r = lround(pc);
+    const char *suf = (r % 100 >= 11 && r % 100 <= 13) ? "th"
+                      : r % 10 == 1                    ? "st"
+                      : r % 10 == 2                    ? "nd"
+                      : r % 10 == 3                    ? "rd"
+                                                       : "th";
+    if (fabs(pc - (double)r) < 1e-9)
+        snprintf(buf, n, "%ld%s percentile", r, suf);
+    else
+        snprintf(buf, n, "%g%% quantile", pc);
+}
+
 char *sp_compare_method_text(const sp_compare *c, char *buf, size_t n)
 {
-    char t[32];
-    const char *est = c->mode == SP_CMP_MODE_CALLS
-                          ? "Hodges-Lehmann ratio of per-call durations x calls per rank"
-                          : "ratio of geometric means of the runs' times per rank, Welch t";
+    char t[32], typical[64], est[160];
+    const sp_compare_options *o = &c->opts;
+    if (o->estimator == SP_CMP_EST_HL)
+        snprintf(typical, sizeof typical, "median");
+    else
+        quantile_name(o->quantile, typical, sizeof typical);
+    if (c->mode == SP_CMP_MODE_CALLS && o->estimator == SP_CMP_EST_HL)
+        snprintf(est, sizeof est, "Hodges-Lehmann ratio of call durations x calls per rank");
+    else if (c->mode == SP_CMP_MODE_CALLS)
+        snprintf(est, sizeof est, "ratio of the %ss of call durations x calls per rank", typical);
+    else
+        snprintf(est, sizeof est,
+                 "ratio of geometric means of the runs' times per rank (%s call x calls), Welch t",
+                 typical);
     snprintf(buf, n,
-             "%s %s time, %g %% interval; counted when beyond %g %%, %s and %g %% of the "
+             "%s, %s time, %g %% interval; counted when beyond %g %%, %s and %g %% of the "
              "run per rank",
-             est, c->opts.own ? "own" : "inclusive", 100 * (1 - c->opts.alpha),
-             c->opts.min_change_pct, fmt_time(c->opts.min_time_s, t, sizeof t),
-             c->opts.min_share_pct);
+             est, o->own ? "own" : "inclusive", 100 * (1 - o->alpha), o->min_change_pct,
+             sp_cmp_fmt_time(o->min_time_s, t, sizeof t), o->min_share_pct);
     return buf;
 }
 
