@@ -94,12 +94,28 @@ static double log_ns(int64_t v)
     return log(v > 1 ? (double)v : 1.0);
 }
 
-/* Log durations of key k's calls (sorted ns) into x; their count. */
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t group_size(const sp__cmp_samples *sm, size_t g)
+{
+    return sm->off[g + 1] - sm->off[g];
+}
+
+/* Log durations of key k's calls into x, sorted; their count. */
 static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
 {
-    size_t o = sm->off[k], n = sm->off[k + 1] - o;
-    for (size_t i = 0; i < n; i++)
-        x[i] = log_ns(sm->val[o + i]);
+    size_t n = 0;
+    for (size_t st = 0; st < sm->nstrata; st++) {
+        size_t g = (size_t)k * sm->nstrata + st, o = sm->off[g];
+        for (size_t i = 0; i < group_size(sm, g); i++)
+            x[n++] = log_ns(sm->val[o + i]);
+    }
+    if (sm->nstrata > 1) /* strata are sorted each: sort the whole */
+        qsort(x, n, sizeof *x, cmp_double);
     return n;
 }
 
@@ -115,12 +131,48 @@ static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compar
     return exp(sp__quantile_sorted(scratch, n, q)) * NS_TO_S;
 }
 
+/* Both runs have the same ranks: each call's log duration relative to the
+ * base's median call of that key on that rank, so that systematic
+ * differences between ranks (imbalance, waiting) do not blur the shift that
+ * all ranks share. A rank where the base has no such call uses the base's
+ * median over all ranks. */
+static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, int32_t k,
+                         double *xb, size_t *nb, double *xc, size_t *nc)
+{
+    size_t n = logs_of(sb, k, xb);
+    double pooled = n ? sp__quantile_sorted(xb, n, 0.5) : 0;
+    size_t mb = 0, mc = 0;
+    for (size_t st = 0; st < sb->nstrata; st++) {
+        size_t g = (size_t)k * sb->nstrata + st;
+        size_t ob = sb->off[g], cb = group_size(sb, g), oc = sc->off[g], cc = group_size(sc, g);
+        double norm = pooled;
+        if (cb) {
+            const int64_t *v = sb->val + ob;
+            norm = 0.5 * (log_ns(v[(cb - 1) / 2]) + log_ns(v[cb / 2]));
+        }
+        for (size_t i = 0; i < cb; i++)
+            xb[mb++] = log_ns(sb->val[ob + i]) - norm;
+        for (size_t i = 0; i < cc; i++)
+            xc[mc++] = log_ns(sc->val[oc + i]) - norm;
+    }
+    qsort(xb, mb, sizeof *xb, cmp_double);
+    qsort(xc, mc, sizeof *xc, cmp_double);
+    *nb = mb;
+    *nc = mc;
+}
+
 /* One run per side: the estimator's shift of the log per-call durations.
  * xb, xc: scratch for the logs (as many as the key's calls). */
 static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
                       int32_t k, const sp_compare_options *o, double *xb, double *xc)
 {
-    size_t nb = logs_of(sb, k, xb), nc = logs_of(sc, k, xc);
+    size_t nb, nc;
+    if (sb->nstrata > 1 && sb->nstrata == sc->nstrata) {
+        logs_by_rank(sb, sc, k, xb, &nb, xc, &nc);
+    } else {
+        nb = logs_of(sb, k, xb);
+        nc = logs_of(sc, k, xc);
+    }
     sp__shift_ci s;
     if (o->estimator == SP_CMP_EST_HL) {
         int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
@@ -213,13 +265,13 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     if (!e->base.runs) {
         e->verdict = SP_CMP_NEW;
         e->change_pct = INFINITY;
-        e->impact_s = e->cand.typical_time_s;
+        e->impact_s = e->cand.time_mean_s; /* all of it is added */
         return 0;
     }
     if (!e->cand.runs) {
         e->verdict = SP_CMP_REMOVED;
         e->change_pct = -100;
-        e->impact_s = -e->base.typical_time_s;
+        e->impact_s = -e->base.time_mean_s;
         return 0;
     }
     double cb = e->base.calls_per_rank, cc = e->cand.calls_per_rank;
@@ -378,10 +430,13 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
         const sp__cmp_run *r = is_base ? &w->br[jj] : &w->cr[jj];
         double *loc = (is_base ? w->locb : w->locc) + jj * nkeys;
         sp__cmp_samples sm;
-        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, &sm);
+        /* Stratify by rank when one run per side has the same ranks. */
+        bool by_rank = keep && w->br[0].run->nranks > 1 &&
+                       w->br[0].run->nranks == w->cr[0].run->nranks;
+        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, by_rank, &sm);
         size_t most = 0;
         for (size_t k = 0; !rc && k < nkeys; k++) {
-            size_t cnt = sm.off[k + 1] - sm.off[k];
+            size_t cnt = sm.off[(k + 1) * sm.nstrata] - sm.off[k * sm.nstrata];
             most = cnt > most ? cnt : most;
         }
         if (!rc && most > cap) {

@@ -132,7 +132,7 @@ typedef struct sp_cmp_entry {
     double change_lo_pct, change_hi_pct;
     double impact_s;       /* (ratio - 1) x base.typical_time_s: the shift of
                               the typical call x the calls per rank, s per
-                              rank; new: the candidate's typical time,
+                              rank; new: the candidate's time per rank,
                               removed: minus the base's */
     double p_value;        /* of the test (informational); 1 when untested */
     bool calls_changed;    /* calls per rank differ by more than 0.5 % */

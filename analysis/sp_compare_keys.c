@@ -236,8 +236,12 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
             calls[k] = 0;
             threads[k] = 0;
         }
-        if (rk->nthreads > r->threads_max)
-            r->threads_max = rk->nthreads;
+        /* Threads that ran something (calls come grouped by thread). */
+        size_t busy = 0;
+        for (size_t i = 0; i < rk->ncalls; i++)
+            busy += i == 0 || rk->thread[i] != rk->thread[i - 1];
+        if (busy > r->threads_max)
+            r->threads_max = busy;
         stamp_base += (int64_t)rk->nthreads + (int64_t)INT32_MAX + 1;
     }
     for (size_t k = 0; k < nkeys; k++) {
@@ -270,10 +274,12 @@ void sp__cmp_samples_free(sp__cmp_samples *s)
 }
 
 int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
-                            sp__cmp_samples *s)
+                            bool by_rank, sp__cmp_samples *s)
 {
     const sp_run *run = r->run;
     memset(s, 0, sizeof *s);
+    size_t ns = by_rank && run->nranks ? run->nranks : 1;
+    nkeys *= ns; /* groups */
     size_t total = 0, maxcalls = max_rank_calls(run);
     for (size_t rr = 0; rr < run->nranks; rr++)
         total += run->ranks[rr].ncalls;
@@ -283,13 +289,15 @@ int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool 
     int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
     int64_t *tmp = NULL;
     int rc = (!s->off || !s->val || !fill || (own && !owns)) ? SP_ENOMEM : 0;
-    /* Counting sort by key, then each key's slice sorted. */
+    s->nstrata = ns;
+    /* Counting sort by group, then each group's slice sorted. */
     for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
         const sp_rank_data *rk = &run->ranks[rr];
+        size_t st = ns > 1 ? rr : 0;
         for (size_t i = 0; i < rk->ncalls; i++) {
             int32_t k = sp__cmp_call_key(r, rk, i, tree);
             if (k >= 0)
-                s->off[k + 1]++;
+                s->off[(size_t)k * ns + st + 1]++;
         }
     }
     size_t biggest = 0;
@@ -303,10 +311,11 @@ int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool 
         const sp_rank_data *rk = &run->ranks[rr];
         if (own)
             sp__cmp_own_durations(rk, owns);
+        size_t st = ns > 1 ? rr : 0;
         for (size_t i = 0; i < rk->ncalls; i++) {
             int32_t k = sp__cmp_call_key(r, rk, i, tree);
             if (k >= 0)
-                s->val[fill[k]++] = own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
+                s->val[fill[(size_t)k * ns + st]++] = own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
         }
     }
     if (!rc) /* the radix buffer is optional (qsort without it) */

@@ -52,7 +52,7 @@ typedef struct sp__cmp_run {
     size_t nlocal;
     sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
     double span_s;      /* wall time of the run */
-    size_t threads_max; /* threads of the busiest rank */
+    size_t threads_max; /* threads with calls on the busiest rank */
 } sp__cmp_run;
 
 /* Register every region (or, with tree, every call path) of run that has
@@ -77,15 +77,17 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own);
 
 void sp__cmp_run_free(sp__cmp_run *r);
 
-/* Per-call durations (ns) of a side's runs grouped by key: the values of key
- * k are val[off[k] .. off[k + 1]), sorted ascending. 0 or SP_ENOMEM. */
+/* Per-call durations (ns) of a run grouped by key, and with by_rank by key
+ * and rank: group g = k * nstrata + rank (nstrata = 1 or the run's ranks)
+ * holds val[off[g] .. off[g + 1]), sorted ascending. 0 or SP_ENOMEM. */
 typedef struct sp__cmp_samples {
+    size_t nstrata;
     size_t *off;
     int64_t *val;
 } sp__cmp_samples;
 
 int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
-                            sp__cmp_samples *s);
+                            bool by_rank, sp__cmp_samples *s);
 void sp__cmp_samples_free(sp__cmp_samples *s);
 
 #endif

@@ -85,6 +85,20 @@ static bool undecided(const sp_compare *c, const sp_cmp_entry *e)
     return e->verdict == SP_CMP_NOT_COMPARABLE && !fails(c, e);
 }
 
+/* Undecided, and its observed change would count if it were clear. */
+static bool undecided_over_budget(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return e->verdict == SP_CMP_NOT_COMPARABLE && fabs(e->change_pct) > c->opts.min_change_pct &&
+           fabs(e->impact_s) >= c->opts.min_time_s &&
+           fabs(e->impact_s) >= c->opts.min_share_pct / 100 * c->base_run_s;
+}
+
+static bool is_slower(const sp_compare *c, const sp_cmp_entry *e)
+{
+    (void)c;
+    return e->verdict == SP_CMP_SLOWER;
+}
+
 /* Clear but under the budget or floors, with a change over the budget's
  * sign: worth a look, not a failure. */
 static bool over_budget_not_counted(const sp_compare *c, const sp_cmp_entry *e)
@@ -148,9 +162,13 @@ int sp__cmd_check(int argc, char **argv)
                cmp->opts.min_change_pct,
                cmp->mode == SP_CMP_MODE_CALLS ? "one run per side" : "repeated runs");
         sp__cmp_cli_print_header(&a, stdout, 10);
+        size_t nslower = count_if(cmp, is_slower);
         if (nfail) {
-            printf("\nFAIL: %zu region%s slower beyond the +%g%% budget\n", nfail,
-                   nfail == 1 ? "" : "s", cmp->opts.min_change_pct);
+            printf("\nFAIL: %zu region%s %s the +%g%% budget", nfail, nfail == 1 ? "" : "s",
+                   nslower == nfail ? "slower beyond" : "over", cmp->opts.min_change_pct);
+            if (nslower != nfail)
+                printf(" (%zu slower, %zu new or undecided)", nslower, nfail - nslower);
+            printf("\n");
             print_if(cmp, fails);
         }
         if (nund) {
@@ -176,11 +194,13 @@ int sp__cmd_check(int argc, char **argv)
         }
         if (any_removed)
             putchar('\n');
-        if (cmp->mode == SP_CMP_MODE_CALLS && (nund || nfail))
+        size_t nund_big = count_if(cmp, undecided_over_budget);
+        if (cmp->mode == SP_CMP_MODE_CALLS && (nund_big || nfail))
             printf("\nRecommendation: one run per side %s. Repeat each side 3 or more times and "
                    "compare directories or lists (--base A1 A2 A3 --cand B1 B2 B3) so that "
                    "run-to-run noise is measured.\n",
-                   nund ? "cannot decide every region" : "does not see run-to-run noise");
+                   nund_big ? "cannot decide regions that changed by more than the budget"
+                            : "does not see run-to-run noise");
         if (!nfail)
             printf("\nPASS: no region slower beyond the +%g%% budget\n", cmp->opts.min_change_pct);
         rc = nfail ? SP_CLI_EXIT_FAILURE : SP_CLI_EXIT_OK;

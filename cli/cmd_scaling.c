@@ -203,7 +203,7 @@ int sp__cmd_scaling(int argc, char **argv)
                s->opts.weak ? "weak" : "strong", s->nruns, s->p[0], s->p[s->nruns - 1], axis,
                s->p[0]);
         for (size_t j = 0; j < s->nruns; j++)
-            printf("  %g %s: %s\n", s->p[j], axis, runs.paths[s->input_index[j]]);
+            printf("  %g %s: %s\n", s->p[j], s->p[j] == 1 ? (s->opts.axis == SP_SCALING_THREADS ? "thread" : "rank") : axis, runs.paths[s->input_index[j]]);
         printf("time per rank = a region's time on a rank (per thread that ran it), mean and max "
                "over the ranks that ran it;\nspeedup and efficiency from the max (slowest rank)\n\n");
         print_table(s);

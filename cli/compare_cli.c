@@ -199,6 +199,18 @@ int sp__cmp_cli_option(sp__cmp_cli *a, int c, const char *arg, const char *verb)
     case SP__CMP_OPT_INCLUSIVE:
         a->o.own = false;
         return 0;
+    case SP__CMP_OPT_ESTIMATOR:
+        if (strcmp(arg, "quantile") == 0)
+            a->o.estimator = SP_CMP_EST_QUANTILE;
+        else if (strcmp(arg, "hl") == 0)
+            a->o.estimator = SP_CMP_EST_HL;
+        else
+            return sp__cli_usage_error(verb, "unknown estimator '%s' (valid: quantile, hl)", arg);
+        return 0;
+    case SP__CMP_OPT_QUANTILE:
+        if (sp__cli_parse_number(arg, 0, 1, &a->o.quantile) || a->o.quantile <= 0)
+            return sp__cli_usage_error(verb, "invalid --quantile '%s' (between 0 and 1)", arg);
+        return 0;
     default:
         return 1;
     }

@@ -55,13 +55,17 @@ int sp__cmp_cli_take_lists(sp__cmp_cli *a, int *argc, char **argv);
 #define SP__CMP_OPT_OWN 2003
 #define SP__CMP_OPT_MIN_CHANGE 2004
 #define SP__CMP_OPT_INCLUSIVE 2005
+#define SP__CMP_OPT_ESTIMATOR 2006
+#define SP__CMP_OPT_QUANTILE 2007
 #define SP__CMP_LONG_OPTIONS                                                                       \
     {"alpha", required_argument, NULL, 'a'}, {"include", required_argument, NULL, 'i'},            \
         {"exclude", required_argument, NULL, 'e'}, {"metric", required_argument, NULL, 'm'},       \
         {"min-time", required_argument, NULL, SP__CMP_OPT_MIN_TIME},                               \
         {"min-share", required_argument, NULL, SP__CMP_OPT_MIN_SHARE},                             \
         {"own", no_argument, NULL, SP__CMP_OPT_OWN},                                               \
-        {"inclusive", no_argument, NULL, SP__CMP_OPT_INCLUSIVE}
+        {"inclusive", no_argument, NULL, SP__CMP_OPT_INCLUSIVE},                                   \
+        {"estimator", required_argument, NULL, SP__CMP_OPT_ESTIMATOR},                             \
+        {"quantile", required_argument, NULL, SP__CMP_OPT_QUANTILE}
 
 /* Handle option c with arg: 1 when c is not a comparison option, 0 when
  * handled, SP_CLI_EXIT_USAGE after reporting a bad value. */
@@ -72,6 +76,10 @@ int sp__cmp_cli_option(sp__cmp_cli *a, int c, const char *arg, const char *verb)
     "      --min-time SEC      ignore changes under SEC per rank (default 0.0001)\n"               \
     "      --min-share PCT     ignore changes under PCT % of the run's time (default 1)\n"        \
     "  -a, --alpha A           1 - confidence of the intervals (default 0.05: 95 %)\n"            \
+    "      --estimator E       the typical call: quantile (default: a quantile of the\n"      \
+    "                          call durations, robust to preempted calls) or hl\n"            \
+    "                          (Hodges-Lehmann: all calls, best with symmetric noise)\n"      \
+    "      --quantile Q        which quantile (default 0.25, the lower quartile)\n"          \
     "      --inclusive         compare inclusive time (default: own time, so a slowdown\n"       \
     "                          is reported in the region where it happens, not again in\n"   \
     "                          every enclosing one; --own says so explicitly)\n"              \
