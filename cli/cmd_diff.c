@@ -26,6 +26,9 @@ static const char diff_usage[] =
     "  -t, --threshold PCT     hide regions whose change is under PCT %\n"
     "  -s, --sort KEY          impact (default), change, name\n"
     "      --tree              compare call paths instead of region names\n"
+    "      --tsv               print tab-separated values instead (for scripts): region,\n"
+    "                          base_s, cand_s (time per rank), change_pct, ci_lo_pct,\n"
+    "                          ci_hi_pct, impact_s, verdict, note\n"
     "  -h, --help              show this help\n";
 
 #define NAME_COLS 48
@@ -91,6 +94,41 @@ static void fill_row(row *r, const sp_compare *c, const sp_cmp_entry *e, bool tr
              w && *calls ? "; " : "", calls);
 }
 
+/* A field for TSV: tabs and newlines would break the row. */
+static void tsv_field(const char *s)
+{
+    for (; *s; s++)
+        putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static void print_tsv(const sp_compare *c, const sp_cmp_entry *const *rows, size_t n)
+{
+    printf("region\tbase_s\tcand_s\tchange_pct\tci_lo_pct\tci_hi_pct\timpact_s\tverdict\tnote\n");
+    for (size_t i = 0; i < n; i++) {
+        const sp_cmp_entry *e = rows[i];
+        char why[160], calls[96];
+        tsv_field(e->name);
+        printf("\t%.9g\t%.9g\t", e->verdict == SP_CMP_NEW ? 0 : e->base.time_mean_s,
+               e->verdict == SP_CMP_REMOVED ? 0 : e->cand.time_mean_s);
+        if (isfinite(e->change_pct))
+            printf("%.4f", e->change_pct);
+        putchar('\t');
+        if (e->tested)
+            printf("%.4f\t%.4f", e->change_lo_pct, e->change_hi_pct);
+        else
+            putchar('\t');
+        printf("\t%.9g\t%s\t", e->impact_s, sp_cmp_verdict_name(e->verdict));
+        const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+        sp_cmp_calls_text(e, calls, sizeof calls);
+        if (w)
+            tsv_field(w);
+        if (w && *calls)
+            fputs("; ", stdout);
+        tsv_field(calls);
+        putchar('\n');
+    }
+}
+
 static void print_table(const sp_compare *c, const sp_cmp_entry *const *rows_in, size_t n,
                         bool tree, bool show_max)
 {
@@ -135,7 +173,7 @@ static void print_table(const sp_compare *c, const sp_cmp_entry *const *rows_in,
 
 int sp__cmd_diff(int argc, char **argv)
 {
-    enum { OPT_TREE = 1000 };
+    enum { OPT_TREE = 1000, OPT_TSV };
     static const struct option longopts[] = {
         SP__CMP_LONG_OPTIONS,
         {"min-change", required_argument, NULL, 'r'},
@@ -143,6 +181,7 @@ int sp__cmd_diff(int argc, char **argv)
         {"threshold", required_argument, NULL, 't'},
         {"sort", required_argument, NULL, 's'},
         {"tree", no_argument, NULL, OPT_TREE},
+        {"tsv", no_argument, NULL, OPT_TSV},
         {"help", no_argument, NULL, 'h'},
         {0, 0, 0, 0}};
     sp__cmp_cli a;
@@ -150,6 +189,7 @@ int sp__cmd_diff(int argc, char **argv)
     int rc = sp__cmp_cli_take_lists(&a, &argc, argv);
     double threshold = 0;
     sort_key sort = SORT_IMPACT;
+    bool tsv = false;
     int c;
     sp__cli_getopt_reset();
     while (!rc && (c = sp__cli_getopt(argc, argv, "r:m:t:s:a:i:e:h", longopts)) != -1) {
@@ -179,6 +219,9 @@ int sp__cmd_diff(int argc, char **argv)
         case OPT_TREE:
             a.o.tree = true;
             break;
+        case OPT_TSV:
+            tsv = true;
+            break;
         case 'h':
             fputs(diff_usage, stdout);
             sp__cmp_cli_free(&a);
@@ -191,8 +234,10 @@ int sp__cmd_diff(int argc, char **argv)
         rc = sp__cmp_cli_run(&a, argc, argv, SP_CLI_EXIT_FAILURE);
     if (!rc) {
         const sp_compare *cmp = a.cmp;
-        sp__cmp_cli_print_header(&a, stdout, 10);
-        putchar('\n');
+        if (!tsv) {
+            sp__cmp_cli_print_header(&a, stdout, 10);
+            putchar('\n');
+        }
         const sp_cmp_entry **rows = calloc(cmp->n ? cmp->n : 1, sizeof *rows);
         size_t n = 0, hidden = 0;
         bool show_max = false;
@@ -210,12 +255,14 @@ int sp__cmd_diff(int argc, char **argv)
             qsort(rows, n, sizeof *rows, cmp_change);
         else if (!a.o.tree && sort == SORT_NAME)
             qsort(rows, n, sizeof *rows, cmp_name);
-        if (n)
+        if (tsv)
+            print_tsv(cmp, rows, n);
+        else if (n)
             print_table(cmp, rows, n, a.o.tree, show_max);
         else
             printf("No regions to compare.\n");
         free(rows);
-        if (hidden || cmp->n_filtered)
+        if (!tsv && (hidden || cmp->n_filtered))
             printf("\n%zu region%s not shown (change under the %g%% threshold, or filtered).\n",
                    hidden + cmp->n_filtered, hidden + cmp->n_filtered == 1 ? "" : "s", threshold);
         rc = sp__cli_finish_output(SP_CLI_EXIT_OK);

@@ -132,8 +132,12 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
         times_w = fmax(times_w, sp__text_width(&c, SP__FONT_SMALL, times));
     }
     double sw = 0.7 * c.fs;
-    name_w = fmin(name_w, w * 0.24) + sw + 8 * c.s;
+    name_w = fmin(name_w, w * 0.24) + sw + 16 * c.s;
     times_w = fmin(times_w, w * 0.2) + 12 * c.s;
+    if (w < 760 * c.s) /* narrow (a side pane): the forest needs the room */
+        times_w = 0;
+    else
+        y += c.line_h[SP__FONT_SMALL] + 2 * c.s; /* the "time per rank" heading */
     double txt_w = sp__text_width(&c, SP__FONT_BOLD, "+999.9 % within noise") + 8 * c.s;
     sp__rect r = {pad + name_w + times_w, y, 0, 0};
     r.w = w - r.x - pad - txt_w;
@@ -167,7 +171,9 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     sp__set_color(cr, bc);
     cairo_rectangle(cr, bx0, r.y, bx1 - bx0, r.h);
     cairo_fill(cr);
-    sp__axis_draw_x(&c, &ax, r, true, "change of the time per rank, % (dot: estimate, bar: interval)",
+    sp__axis_draw_x(&c, &ax, r, true,
+                    w < 760 * c.s ? "change per rank, %"
+                                  : "change of the time per rank, % (dot: estimate, bar: interval)",
                     NULL);
     double x0 = sp__snap(sp__axis_map(&ax, 0)) + 0.5;
     sp__set_color(cr, c.th.axis);
@@ -175,8 +181,9 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     cairo_move_to(cr, x0, r.y);
     cairo_line_to(cr, x0, r.y + r.h);
     cairo_stroke(cr);
-    sp__text_draw(&c, SP__FONT_SMALL, "per rank", pad + name_w, r.y - 2 * c.s, 0, 1, times_w,
-                  c.th.muted);
+    if (times_w > 0)
+        sp__text_draw(&c, SP__FONT_SMALL, "time per rank", pad + name_w, r.y - 2 * c.s, 0, 1,
+                      times_w, c.th.muted);
 
     for (size_t i = 0; i < shown; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
@@ -185,7 +192,7 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
         cairo_rectangle(cr, pad, cy - sw / 2, sw, sw);
         cairo_fill(cr);
         sp__text_draw(&c, SP__FONT_BODY, e->name, pad + sw + 6 * c.s, cy, 0, 0.5,
-                      name_w - sw - 10 * c.s, c.th.fg);
+                      name_w - sw - 8 * c.s, c.th.fg);
         if (e->verdict == SP_CMP_NEW)
             snprintf(times, sizeof times, "– → %s", sp_cmp_fmt_time(e->cand.time_mean_s, tc, sizeof tc));
         else if (e->verdict == SP_CMP_REMOVED)
@@ -194,8 +201,9 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
             snprintf(times, sizeof times, "%s → %s",
                      sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb),
                      sp_cmp_fmt_time(e->cand.time_mean_s, tc, sizeof tc));
-        sp__text_draw(&c, SP__FONT_SMALL, times, pad + name_w, cy, 0, 0.5, times_w - 8 * c.s,
-                      c.th.muted);
+        if (times_w > 0)
+            sp__text_draw(&c, SP__FONT_SMALL, times, pad + name_w, cy, 0, 0.5, times_w - 8 * c.s,
+                          c.th.muted);
 
         sp_rgba col = verdict_color(&c, e->verdict);
         bool counted = e->verdict == SP_CMP_SLOWER || e->verdict == SP_CMP_FASTER;

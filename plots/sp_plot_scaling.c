@@ -132,6 +132,7 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
     }
     items[ni++] = (sp__legend_item){"ideal", c.th.muted, true};
     y += sp__legend(&c, items, ni, w - pad, y, w - 2 * pad, true) + 8 * c.s;
+    y += c.line_h[SP__FONT_BOLD] + 6 * c.s; /* panel titles */
 
     /* Two panels side by side. */
     double smax = s->p[s->nruns - 1] / s->p[0], emax = 1.1;
@@ -167,23 +168,16 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
     pl.y.p1 = pr.y.p1 = y;
     char cap[64];
     snprintf(cap, sizeof cap, "%s", axis);
-    sp__axis_draw_y(&c, &pl.y, pl.r, true, s->opts.weak ? "scaled speedup" : "speedup", NULL);
-    sp__axis_draw_y(&c, &pr.y, pr.r, true, "parallel efficiency", NULL);
+    sp__axis_draw_y(&c, &pl.y, pl.r, true, NULL, NULL);
+    sp__axis_draw_y(&c, &pr.y, pr.r, true, NULL, NULL);
+    /* Panel titles over each plot (the axis caption sits at the chart's
+     * left edge, which two panels cannot share). */
+    sp__text_draw(&c, SP__FONT_BOLD, s->opts.weak ? "Scaled speedup" : "Speedup", pl.r.x,
+                  pl.r.y - 4 * c.s, 0, 1, pl.r.w, c.th.fg);
+    sp__text_draw(&c, SP__FONT_BOLD, "Parallel efficiency", pr.r.x, pr.r.y - 4 * c.s, 0, 1, pr.r.w,
+                  c.th.fg);
     draw_x_axis(&c, s, &pl, cap);
     draw_x_axis(&c, s, &pr, cap);
-
-    /* Ideal lines: speedup p / p_ref, efficiency 1; the efficiency floor. */
-    for (size_t j = 0; j < s->nruns; j++)
-        ideal[j] = s->p[j] / s->p[0];
-    draw_series(&c, s, &pl, ideal, c.th.muted, 1.2 * c.s, true, false);
-    for (size_t j = 0; j < s->nruns; j++)
-        ideal[j] = 1;
-    draw_series(&c, s, &pr, ideal, c.th.muted, 1.2 * c.s, true, false);
-    for (size_t j = 0; j < s->nruns; j++)
-        ideal[j] = s->opts.min_efficiency;
-    sp_rgba floor_col = c.th.bad;
-    floor_col.a = 0.45;
-    draw_series(&c, s, &pr, ideal, floor_col, 1 * c.s, true, false);
 
     for (size_t g = nreg; g-- > 0;) { /* largest drawn last, on top */
         const sp_scaling_region *r = &s->regions[g];
@@ -201,6 +195,20 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
     }
     draw_series(&c, s, &pl, sp, c.th.fg, 2.6 * c.s, false, true);
     draw_series(&c, s, &pr, ef, c.th.fg, 2.6 * c.s, false, true);
+    /* On top: the ideal lines (speedup p / p_ref, efficiency 1) and the
+     * efficiency floor. */
+    for (size_t j = 0; j < s->nruns; j++)
+        ideal[j] = s->p[j] / s->p[0];
+    draw_series(&c, s, &pl, ideal, c.th.muted, 1.2 * c.s, true, false);
+    for (size_t j = 0; j < s->nruns; j++)
+        ideal[j] = 1;
+    draw_series(&c, s, &pr, ideal, c.th.muted, 1.2 * c.s, true, false);
+    for (size_t j = 0; j < s->nruns; j++)
+        ideal[j] = s->opts.min_efficiency;
+    sp_rgba floor_col = c.th.bad;
+    floor_col.a = 0.45;
+    draw_series(&c, s, &pr, ideal, floor_col, 1 * c.s, true, false);
+
     free(items), free(labels), free(sp), free(ef), free(ideal);
     sp__canvas_end(&c);
     return 0;

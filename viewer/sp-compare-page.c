@@ -220,7 +220,7 @@ static void update_summary(SpComparePage *self, const sp_compare *cmp)
     const char *rest = esc + strlen(slower) + strlen(" · ") + strlen(faster);
     g_autofree char *markup = g_strdup_printf(
         "<span foreground='#c01c28'><b>%s</b></span> · <span foreground='#26a269'><b>%s</b></span>%s"
-        "  <span alpha='60%%'>(%s)</span>",
+        "  <span alpha='60%%'>· %s</span>",
         slower, faster, rest, mode);
     gtk_label_set_markup(self->summary_label, markup);
     char method[512];
