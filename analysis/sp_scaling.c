@@ -116,17 +116,18 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
     }
     qsort(ord, n, sizeof *ord, cmp_order);
     for (size_t j = 0; j < n; j++) {
-        if (j && ord[j].p == ord[j - 1].p) {
+        int rc = 0;
+        if (j && ord[j].p == ord[j - 1].p)
+            rc = sp__error(SP_EINVAL,
+                           "scaling: runs %zu and %zu both have %g %s (a study needs one run per "
+                           "count)",
+                           ord[j - 1].idx + 1, ord[j].idx + 1, ord[j].p,
+                           sp_scaling_axis_name(o->axis));
+        else if (cr[ord[j].idx].span_s <= 0)
+            rc = sp__error(SP_EINVAL, "scaling: run %zu has no calls", ord[j].idx + 1);
+        if (rc) {
             free(ord);
-            return sp__error(SP_EINVAL,
-                             "scaling: runs %zu and %zu both have %g %s (a study needs one run "
-                             "per count)",
-                             ord[j - 1].idx + 1, ord[j].idx + 1, ord[j].p,
-                             sp_scaling_axis_name(o->axis));
-        }
-        if (cr[ord[j].idx].span_s <= 0) {
-            free(ord);
-            return sp__error(SP_EINVAL, "scaling: run %zu has no calls", ord[j].idx + 1);
+            return rc;
         }
         s->p[j] = ord[j].p;
         s->input_index[j] = ord[j].idx;

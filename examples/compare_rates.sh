@@ -4,7 +4,8 @@
 # `scope-profiler check` on a real program, on this machine, while it is busy.
 #
 #   compare_rates.sh [--rounds R] [--hogs H] [--budget PCT] [--repeats K]
-#                    [--keep DIR] [--reuse DIR] HEAT_SOLVER SCOPE_PROFILER
+#                    [--keep DIR] [--reuse DIR] [--check-args "ARGS"]
+#                    HEAT_SOLVER SCOPE_PROFILER
 #
 # Per round, three runs of examples/heat_solver in rotating order: A and A2
 # unchanged, B with its main region (jacobi_sweep) 25 % slower
@@ -25,9 +26,10 @@
 # and exits 0 (it measures; the caller judges). Figures for the README come
 # from this script. --keep DIR keeps the runs in DIR; --reuse DIR judges the
 # runs a --keep left there again (after a change of the method) without
-# running the program.
+# running the program. --check-args adds options to every `check` (e.g.
+# "--estimator hl" to measure the other estimator on the same runs).
 set -u
-rounds=6 hogs=1 budget=10 repeats=4 keep="" reuse=0
+rounds=6 hogs=1 budget=10 repeats=4 keep="" reuse=0 extra=
 while [ $# -gt 2 ]; do
   case $1 in
     --rounds) rounds=$2; shift 2 ;;
@@ -36,10 +38,11 @@ while [ $# -gt 2 ]; do
     --repeats) repeats=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
     --reuse) keep=$2; reuse=1; shift 2 ;;
+    --check-args) extra=$2; shift 2 ;;
     *) echo "compare_rates: unknown option $1" >&2; exit 2 ;;
   esac
 done
-[ $# -eq 2 ] || { sed -n 4,6p "$0" >&2; exit 2; }
+[ $# -eq 2 ] || { sed -n 4,7p "$0" >&2; exit 2; }
 solver=$1 cli=$2
 dir=${keep:-$(mktemp -d)}
 mkdir -p "$dir"
@@ -74,7 +77,7 @@ echo "compare_rates: load after the runs $(cut -d' ' -f1-3 /proc/loadavg)"
 aa=0 aa_fail=0 ab=0 ab_fail=0 ab_wrong=0
 for ((i = 1; i <= rounds; i++)); do
   for ((j = 1; j <= rounds; j++)); do
-    out=$("$cli" check --max-regression "$budget" "$dir/A-$i.h5" "$dir/A2-$j.h5")
+    out=$("$cli" check $extra --max-regression "$budget" "$dir/A-$i.h5" "$dir/A2-$j.h5")
     rc=$?
     aa=$((aa + 1))
     if [ $rc -eq 1 ]; then
@@ -83,7 +86,7 @@ for ((i = 1; i <= rounds; i++)); do
     elif [ $rc -ne 0 ]; then
       echo "FAIL: check exited $rc"; exit 1
     fi
-    out=$("$cli" check --max-regression "$budget" "$dir/A-$i.h5" "$dir/B-$j.h5")
+    out=$("$cli" check $extra --max-regression "$budget" "$dir/A-$i.h5" "$dir/B-$j.h5")
     rc=$?
     ab=$((ab + 1))
     if [ $rc -eq 1 ]; then
@@ -111,11 +114,11 @@ for ((g = 0; g < groups; g++)); do
       ln -sf "$dir/$v-$((g * repeats + k)).h5" "$dir/dirs/$v-$g/run$k.h5"
     done
   done
-  out=$("$cli" check --max-regression "$budget" "$dir/dirs/A-$g" "$dir/dirs/A2-$g")
+  out=$("$cli" check $extra --max-regression "$budget" "$dir/dirs/A-$g" "$dir/dirs/A2-$g")
   rc=$?
   dd_aa=$((dd_aa + 1))
   [ $rc -eq 1 ] && { dd_aa_fail=$((dd_aa_fail + 1)); echo "false alarm (dirs $g): $(grep -A3 '^FAIL' <<<"$out" | tail -n +2 | tr '\n' ' ')"; }
-  out=$("$cli" check --max-regression "$budget" "$dir/dirs/A-$g" "$dir/dirs/B-$g")
+  out=$("$cli" check $extra --max-regression "$budget" "$dir/dirs/A-$g" "$dir/dirs/B-$g")
   rc=$?
   dd_ab=$((dd_ab + 1))
   if [ $rc -eq 1 ]; then

@@ -154,6 +154,25 @@ static gboolean filter_item(gpointer item, gpointer data)
     return strstr(name, self->needle) != NULL;
 }
 
+/* The verdict and change cells say why in a tooltip (the reason `diff`
+ * prints in its note column, and a changed call count). */
+static void note_tooltip_bind(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
+{
+    GtkWidget *label = gtk_list_item_get_child(li);
+    SpDiffItem *item = gtk_list_item_get_item(li);
+    if (!label || !item)
+        return;
+    const sp_cmp_entry *e = sp_diff_item_get_entry(item);
+    char why[160], calls[96], method[512];
+    const char *w = sp_cmp_why_text(sp_diff_item_get_compare(item), e, why, sizeof why);
+    sp_cmp_calls_text(e, calls, sizeof calls);
+    g_autofree char *tip = g_strdup_printf("%s%s%s", w ? w : "", w && *calls ? "; " : "", calls);
+    if (!*tip && (e->verdict == SP_CMP_SLOWER || e->verdict == SP_CMP_FASTER))
+        g_free(tip), tip = g_strdup(sp_compare_method_text(sp_diff_item_get_compare(item), method,
+                                                           sizeof method));
+    gtk_widget_set_tooltip_text(label, *tip ? tip : NULL);
+}
+
 static void refilter(SpComparePage *self)
 {
     gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
@@ -620,6 +639,9 @@ static void sp_compare_page_init(SpComparePage *self)
                                     f >= FIELD_CHANGE ? cell_class : NULL, GINT_TO_POINTER(f),
                                     f != FIELD_VERDICT);
         sp_column_set_compare(self->columns[f], compare_items, GINT_TO_POINTER(f));
+        if (f == FIELD_VERDICT || f == FIELD_CHANGE)
+            g_signal_connect(gtk_column_view_column_get_factory(self->columns[f]), "bind",
+                             G_CALLBACK(note_tooltip_bind), NULL);
     }
     self->store = g_list_store_new(SP_TYPE_DIFF_ITEM);
     self->filter = gtk_custom_filter_new(filter_item, self, NULL);
