@@ -449,27 +449,36 @@ double sp__quantile_sorted(const double *x, size_t n, double q)
 bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *u)
 {
     /* l: largest with P(B <= l-1) <= gamma/2; u: smallest with
-     * P(B >= u) = 1 - P(B <= u-1) <= gamma/2. Both monotone in the rank:
-     * bisection. */
+     * P(B >= u) = 1 - P(B <= u-1) <= gamma/2, B ~ Bin(n, q). */
     double half = gamma / 2 * (1 + 1e-12);
-    size_t lo = 0, hi = n; /* l in [0, n]; 0 = none */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo + 1) / 2;
-        if (sp__binom_cdf((long)mid - 1, n, q) <= half)
-            lo = mid;
-        else
-            hi = mid - 1;
+    *l = 0;
+    *u = n + 1;
+    if (n == 0)
+        return false;
+    if (n > BINOM_EXACT_MAX) {
+        /* Normal approximation with continuity correction (ranks off by at
+         * most one against the exact binomial at these sizes). */
+        double mu = (double)n * q, sd = sqrt((double)n * q * (1 - q));
+        double z = sp__normal_quantile(1 - half);
+        double lo = floor(mu + 0.5 - z * sd), hi = ceil(mu + 0.5 + z * sd);
+        *l = lo >= 1 ? (size_t)lo : 0;
+        *u = hi <= (double)n ? (size_t)hi : n + 1;
+        return *l >= 1 && *u <= n;
     }
-    *l = lo;
-    lo = 1, hi = n + 1; /* u in [1, n + 1]; n + 1 = none */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (1 - sp__binom_cdf((long)mid - 1, n, q) <= half)
-            hi = mid;
-        else
-            lo = mid + 1;
+    /* One pass over the probability function, in log space (so (1-q)^n
+     * cannot underflow the start), accumulating the CDF. */
+    double lr = log(q) - log1p(-q), lpmf = (double)n * log1p(-q), cdf = 0;
+    for (size_t k = 0; k <= n; k++) {
+        cdf += exp(lpmf); /* cdf = P(B <= k) */
+        if (cdf <= half)
+            *l = k + 1; /* P(B <= (k+1) - 1) <= half */
+        if (*u == n + 1 && 1 - cdf <= half)
+            *u = k + 1; /* P(B >= k+1) <= half */
+        if (k < n)
+            lpmf += log((double)(n - k)) - log((double)(k + 1)) + lr;
     }
-    *u = lo;
+    if (*l > n)
+        *l = n;
     return *l >= 1 && *u <= n;
 }
 

@@ -147,6 +147,49 @@ def build():
                     % (i, i, len(x), len(y), num(est), num(lo), num(hi), num(p), a))
     out.append("static const ref_hl ref_hl_cases[] = {\n" + ",\n".join(rows) + "};\n")
 
+    # Order-statistic intervals of a quantile: ranks from the exact binomial.
+    rcases = [(4, 0.25, 0.025), (10, 0.25, 0.025), (64, 0.25, 0.025), (640, 0.25, 0.025),
+              (5000, 0.25, 0.025), (160, 0.5, 0.025), (33, 0.1, 0.05), (1000, 0.05, 0.025)]
+    rrows = []
+    for n, q, g in rcases:
+        ks = np.arange(0, n + 2)
+        cdf = stats.binom.cdf(ks - 1, n, q)         # P(B <= k-1)
+        sf = stats.binom.sf(ks - 1, n, q)           # P(B >= k)
+        ok_l = [k for k in ks if k >= 1 and cdf[k] <= g / 2 * (1 + 1e-12)]
+        ok_u = [k for k in ks if k <= n and sf[k] <= g / 2 * (1 + 1e-12)]
+        l = max(ok_l) if ok_l else 0
+        u = min(ok_u) if ok_u else n + 1
+        rrows.append("    {%d, %r, %r, %d, %d}" % (n, q, g, l, u))
+    out.append("typedef struct ref_ranks {\n    size_t n;\n    double q, gamma;\n    size_t l, u;\n} ref_ranks;\n")
+    out.append("static const ref_ranks ref_ranks_cases[] = {\n" + ",\n".join(rrows) + "};\n")
+
+    # The lower-quartile shift (on logs) with its Bonferroni interval.
+    qcases = [(np.log(rng.lognormal(12, 0.2, 160)), np.log(rng.lognormal(12.2, 0.25, 200)), 0.25),
+              (np.log(rng.lognormal(9, 0.5, 64)), np.log(rng.lognormal(9, 0.5, 64)), 0.25),
+              (rng.normal(0, 1, 40), rng.normal(1, 1, 30), 0.5)]
+    qrows = []
+    for i, (x, y, q) in enumerate(qcases):
+        x, y = np.sort(x), np.sort(y)
+        def ranks(n):
+            ks = np.arange(0, n + 2)
+            cdf = stats.binom.cdf(ks - 1, n, q)
+            sf = stats.binom.sf(ks - 1, n, q)
+            l = max([k for k in ks if k >= 1 and cdf[k] <= ALPHA / 4 * (1 + 1e-12)] or [0])
+            u = min([k for k in ks if k <= n and sf[k] <= ALPHA / 4 * (1 + 1e-12)] or [n + 1])
+            return l, u
+        lx, ux = ranks(len(x))
+        ly, uy = ranks(len(y))
+        est = np.percentile(y, 100 * q) - np.percentile(x, 100 * q)
+        lo = min(y[ly - 1] - x[ux - 1], est)
+        hi = max(y[uy - 1] - x[lx - 1], est)
+        out.append(c_array(f"ref_q_x_{i}", x))
+        out.append(c_array(f"ref_q_y_{i}", y))
+        qrows.append("    {ref_q_x_%d, ref_q_y_%d, %d, %d, %r, %s, %s, %s}"
+                     % (i, i, len(x), len(y), q, num(est), num(lo), num(hi)))
+    out.append("typedef struct ref_qshift {\n    const double *x, *y;\n    size_t m, n;\n"
+               "    double q, estimate, lo, hi;\n} ref_qshift;\n")
+    out.append("static const ref_qshift ref_qshift_cases[] = {\n" + ",\n".join(qrows) + "};\n")
+
     # Welch: scipy's ttest_ind(equal_var=False) and the t interval.
     wcases = [(rng.normal(0, 0.05, 4), rng.normal(0.2, 0.05, 4)),
               (rng.normal(1, 0.1, 3), rng.normal(1.02, 0.3, 6)),

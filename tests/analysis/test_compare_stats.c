@@ -179,6 +179,46 @@ static void test_hl_degenerate(void)
     ASSERT(sp__hl_shift(one, 0, two, 1, 0.05, &s) != 0);
 }
 
+static void test_quantile_ranks(void)
+{
+    for (size_t c = 0; c < N_OF(ref_ranks_cases); c++) {
+        const ref_ranks *r = &ref_ranks_cases[c];
+        size_t l, u;
+        bool ok = sp__quantile_ci_ranks(r->n, r->q, r->gamma, &l, &u);
+        /* exact up to 100000 values: the same ranks as scipy's binomial */
+        ASSERT_MSG(l == r->l && u == r->u, "n %zu q %g: [%zu, %zu] vs scipy [%zu, %zu]", r->n,
+                   r->q, l, u, r->l, r->u);
+        ASSERT(ok == (r->l >= 1 && r->u <= r->n));
+    }
+    /* Above that, the normal approximation: within one rank of exact. */
+    size_t l, u;
+    ASSERT(sp__quantile_ci_ranks(1000000, 0.25, 0.025, &l, &u));
+    double sd = sqrt(1e6 * 0.25 * 0.75), z = 2.241402727604947; /* norm.ppf(1 - 0.0125) */
+    ASSERT(fabs((double)l - (250000 + 0.5 - z * sd)) <= 1.5);
+    ASSERT(fabs((double)u - (250000 + 0.5 + z * sd)) <= 1.5);
+    ASSERT_NEAR(sp__binom_cdf(1, 4, 0.25), 0.73828125, 1e-12);
+    ASSERT_NEAR(sp__binom_cdf(-1, 4, 0.25), 0, 0);
+}
+
+static void test_quantile_shift_reference(void)
+{
+    for (size_t c = 0; c < N_OF(ref_qshift_cases); c++) {
+        const ref_qshift *r = &ref_qshift_cases[c];
+        sp__shift_ci s;
+        sp__quantile_shift(r->x, r->m, r->y, r->n, r->q, 0.05, &s);
+        ASSERT(s.ok);
+        ASSERT_NEAR(s.estimate, r->estimate, 1e-12);
+        ASSERT_NEAR(s.lo, r->lo, 1e-12);
+        ASSERT_NEAR(s.hi, r->hi, 1e-12);
+    }
+    /* 4 and 4 values: no 97.5 % interval of a quartile. */
+    double a[] = {1, 2, 3, 4};
+    sp__shift_ci s;
+    sp__quantile_shift(a, 4, a, 4, 0.25, 0.05, &s);
+    ASSERT(!s.ok);
+    ASSERT_NEAR(s.estimate, 0, 0);
+}
+
 static void test_welch_reference(void)
 {
     for (size_t c = 0; c < N_OF(ref_welch_cases); c++) {
@@ -219,6 +259,8 @@ int main(void)
     RUN(test_hl_inverts_test);
     RUN(test_hl_thinned);
     RUN(test_hl_degenerate);
+    RUN(test_quantile_ranks);
+    RUN(test_quantile_shift_reference);
     RUN(test_welch_reference);
     RUN(test_welch_small);
     return sp_test_summary();
