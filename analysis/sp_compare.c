@@ -237,7 +237,7 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
         e->why = SP_CMP_WHY_SMALL_CHANGE;
     else if (impact < o->min_time_s)
         e->why = SP_CMP_WHY_SMALL_TIME;
-    else if (impact < o->min_share_pct / 100 * c->base_run_s)
+    else if (impact < o->min_share_pct / 100 * c->base_share_s)
         e->why = SP_CMP_WHY_SMALL_SHARE;
     else
         e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
@@ -486,6 +486,15 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
     if (!rc)
         rc = locations(&w, nb, nc, o, c->mode == SP_CMP_MODE_CALLS, &scratch);
     if (!rc) {
+        /* The share floor's whole: robust like the impacts (see header). */
+        c->base_share_s = c->base_run_s;
+        if (o->own) {
+            double sum = 0;
+            for (size_t j = 0; j < nb; j++)
+                for (size_t k = 0; k < nkeys; k++)
+                    sum += w.locb[j * nkeys + k] * w.br[j].fig[k].calls_per_rank;
+            c->base_share_s = sum / (double)nb;
+        }
         w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
         w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
         c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);

@@ -54,7 +54,7 @@
  * ratio of 1, and practically relevant when |change| exceeds
  * min_change_pct (the budget of `check --max-regression`), |impact| is at
  * least min_time_s and at least min_share_pct of the base run's wall time
- * per rank. Slower / faster needs both; the direction is the sign of the
+ * per rank (base_share_s). Slower / faster needs both; the direction is the sign of the
  * estimate, which lies inside its interval. Everything else measured on
  * both sides is "within noise" (why: not clear, or clear but small); "not
  * comparable" when no interval exists (one or too few calls per run, or a
@@ -169,6 +169,11 @@ typedef struct sp_compare {
     size_t base_ranks_min, base_ranks_max, cand_ranks_min, cand_ranks_max;
     size_t base_threads_max, cand_threads_max; /* threads per rank */
     double base_run_s, cand_run_s; /* wall time per run (span), mean */
+    double base_share_s;     /* the base's time per rank the share floor is of:
+                                with own time (default) the sum of every
+                                region's typical time per rank, which a busy
+                                machine inflates as little as the impacts it
+                                is compared with; inclusive: base_run_s */
     size_t n;
     sp_cmp_entry *entries;   /* regions: by |impact| descending, then name;
                                 tree: depth first, siblings so ordered */

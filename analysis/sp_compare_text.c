@@ -238,7 +238,7 @@ bool sp_cmp_entry_fails(const sp_compare *c, const sp_cmp_entry *e, bool fail_on
         /* The rough change (observed times) over the budget and floors. */
         return fail_undecided && e->change_pct > c->opts.min_change_pct &&
                e->impact_s >= c->opts.min_time_s &&
-               e->impact_s >= c->opts.min_share_pct / 100 * c->base_run_s;
+               e->impact_s >= c->opts.min_share_pct / 100 * c->base_share_s;
     default:
         return false;
     }

@@ -90,7 +90,7 @@ static bool undecided_over_budget(const sp_compare *c, const sp_cmp_entry *e)
 {
     return e->verdict == SP_CMP_NOT_COMPARABLE && fabs(e->change_pct) > c->opts.min_change_pct &&
            fabs(e->impact_s) >= c->opts.min_time_s &&
-           fabs(e->impact_s) >= c->opts.min_share_pct / 100 * c->base_run_s;
+           fabs(e->impact_s) >= c->opts.min_share_pct / 100 * c->base_share_s;
 }
 
 static bool is_slower(const sp_compare *c, const sp_cmp_entry *e)

@@ -376,7 +376,7 @@ static void test_filter_and_options(void)
     k = find(cmp, "kernel");
     ASSERT(k && k->verdict == SP_CMP_SAME && k->why == SP_CMP_WHY_SMALL_TIME);
     sp_compare_free(cmp);
-    /* A share floor above it (20 ms of a ~145 ms run is ~14 %). */
+    /* A share floor above it (20 ms of the ~180 ms of typical time per rank). */
     sp_compare_options_init(&o);
     o.min_share_pct = 20;
     cmp = compare1(b, c, &o);
