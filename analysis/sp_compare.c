@@ -243,10 +243,7 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
         e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
 }
 
-/* Fill entry e of key k (both sides known). */
-typedef struct work work;
-static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k);
-
+/* What the comparison is built from (freed once the entries are filled). */
 typedef struct work {
     sp__cmp_keys keys;
     sp__cmp_run *br, *cr;
@@ -255,6 +252,7 @@ typedef struct work {
     double *xb, *xc;
 } work;
 
+/* Fill entry e of key k. */
 static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k)
 {
     size_t nb = c->nbase, nc = c->ncand, nkeys = w->keys.n;

@@ -134,7 +134,9 @@ typedef struct sp_cmp_entry {
                               the typical call x the calls per rank, s per
                               rank; new: the candidate's time per rank,
                               removed: minus the base's */
-    double p_value;        /* of the test (informational); 1 when untested */
+    double p_value;        /* of the test (informational): Welch's with
+                              repeated runs, the Mann-Whitney p with HL; 1
+                              for the quantile estimator and when untested */
     bool calls_changed;    /* calls per rank differ by more than 0.5 % */
     sp_cmp_verdict verdict;
     sp_cmp_why why;

@@ -137,7 +137,7 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         if (job->top_n > 0 && (size_t)job->top_n < n)
             n = (size_t)job->top_n;
         /* title, subtitle, legend, axis with caption; rows of 1.75 x 12 px */
-        need = 170 + 21.0 * (double)n;
+        need = 150 + 21.0 * (double)n;
     } else if (kind == SP__CHART_SCALING) {
         need = max_h < 560 ? max_h : 560;
     }
