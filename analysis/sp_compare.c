@@ -119,16 +119,115 @@ static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
     return n;
 }
 
+/* A key's calls in a run as a sorted sample of log durations, read from
+ * its strata (per rank, each sorted) without merging them: the value of a
+ * call of stratum st is log(duration) - off[st] (off NULL: 0). */
+typedef struct strata {
+    const sp__cmp_samples *sm;
+    int32_t k;
+    const double *off;
+    size_t n;
+} strata;
+
+static void strata_init(strata *t, const sp__cmp_samples *sm, int32_t k, const double *off)
+{
+    t->sm = sm;
+    t->k = k;
+    t->off = off;
+    t->n = sm->off[((size_t)k + 1) * sm->nstrata] - sm->off[(size_t)k * sm->nstrata];
+}
+
+static double strata_value(const strata *t, size_t st, size_t i)
+{
+    size_t g = (size_t)t->k * t->sm->nstrata + st;
+    return log_ns(t->sm->val[t->sm->off[g] + i]) - (t->off ? t->off[st] : 0);
+}
+
+/* Values <= v in stratum st (binary search: log is monotone). */
+static size_t strata_count_le(const strata *t, size_t st, double v)
+{
+    size_t lo = 0, hi = group_size(t->sm, (size_t)t->k * t->sm->nstrata + st);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strata_value(t, st, mid) <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The i-th smallest value (0-based): directly with one stratum, else by
+ * bisection on the value with counts by binary search in every stratum,
+ * snapped to the smallest actual value above the bracket. */
+static double strata_at(const void *ctx, size_t i)
+{
+    const strata *t = ctx;
+    size_t ns = t->sm->nstrata;
+    if (ns == 1)
+        return strata_value(t, 0, i);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t st = 0; st < ns; st++) {
+        size_t c = group_size(t->sm, (size_t)t->k * ns + st);
+        if (!c)
+            continue;
+        lo = fmin(lo, strata_value(t, st, 0));
+        hi = fmax(hi, strata_value(t, st, c - 1));
+    }
+    lo -= fmax(1.0, fabs(lo)) * 1e-9; /* count(lo) = 0 <= i < count(hi) = n */
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(hi)); it++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi)
+            break;
+        size_t cnt = 0;
+        for (size_t st = 0; st < ns; st++)
+            cnt += strata_count_le(t, st, mid);
+        if (cnt >= i + 1)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    double best = hi;
+    for (size_t st = 0; st < ns; st++) {
+        size_t j = strata_count_le(t, st, lo);
+        if (j < group_size(t->sm, (size_t)t->k * ns + st))
+            best = fmin(best, strata_value(t, st, j));
+    }
+    return best;
+}
+
 /* The typical call (s) of key k: the quantile of the log durations (so a
  * geometric interpolation), or the median for HL. 0 without calls. */
-static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o,
-                           double *scratch)
+static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o)
 {
-    size_t n = logs_of(sm, k, scratch);
-    if (!n)
+    strata t;
+    strata_init(&t, sm, k, NULL);
+    if (!t.n)
         return 0;
     double q = o->estimator == SP_CMP_EST_HL ? 0.5 : o->quantile;
-    return exp(sp__quantile_sorted(scratch, n, q)) * NS_TO_S;
+    double h = q * (double)(t.n - 1);
+    size_t lo = (size_t)floor(h);
+    double v = strata_at(&t, lo);
+    if (lo + 1 < t.n)
+        v += (h - (double)lo) * (strata_at(&t, lo + 1) - v);
+    return exp(v) * NS_TO_S;
+}
+
+/* The base's median log call of key k on each rank (the stratum's), or
+ * pooled where the base has no call on a rank: the normalisers of a
+ * stratified comparison. norm has nstrata entries. */
+static void strata_medians(const sp__cmp_samples *sb, int32_t k, double *norm)
+{
+    strata t;
+    strata_init(&t, sb, k, NULL);
+    double pooled = 0;
+    if (t.n)
+        pooled = 0.5 * (strata_at(&t, (t.n - 1) / 2) + strata_at(&t, t.n / 2));
+    for (size_t st = 0; st < sb->nstrata; st++) {
+        size_t g = (size_t)k * sb->nstrata + st, c = group_size(sb, g);
+        const int64_t *v = sb->val + sb->off[g];
+        norm[st] = c ? 0.5 * (log_ns(v[(c - 1) / 2]) + log_ns(v[c / 2])) : pooled;
+    }
 }
 
 /* Both runs have the same ranks: each call's log duration relative to the
@@ -137,23 +236,16 @@ static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compar
  * all ranks share. A rank where the base has no such call uses the base's
  * median over all ranks. */
 static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, int32_t k,
-                         double *xb, size_t *nb, double *xc, size_t *nc)
+                         const double *norm, double *xb, size_t *nb, double *xc, size_t *nc)
 {
-    size_t n = logs_of(sb, k, xb);
-    double pooled = n ? sp__quantile_sorted(xb, n, 0.5) : 0;
     size_t mb = 0, mc = 0;
     for (size_t st = 0; st < sb->nstrata; st++) {
         size_t g = (size_t)k * sb->nstrata + st;
         size_t ob = sb->off[g], cb = group_size(sb, g), oc = sc->off[g], cc = group_size(sc, g);
-        double norm = pooled;
-        if (cb) {
-            const int64_t *v = sb->val + ob;
-            norm = 0.5 * (log_ns(v[(cb - 1) / 2]) + log_ns(v[cb / 2]));
-        }
         for (size_t i = 0; i < cb; i++)
-            xb[mb++] = log_ns(sb->val[ob + i]) - norm;
+            xb[mb++] = log_ns(sb->val[ob + i]) - norm[st];
         for (size_t i = 0; i < cc; i++)
-            xc[mc++] = log_ns(sc->val[oc + i]) - norm;
+            xc[mc++] = log_ns(sc->val[oc + i]) - norm[st];
     }
     qsort(xb, mb, sizeof *xb, cmp_double);
     qsort(xc, mc, sizeof *xc, cmp_double);
@@ -164,22 +256,32 @@ static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, i
 /* One run per side: the estimator's shift of the log per-call durations.
  * xb, xc: scratch for the logs (as many as the key's calls). */
 static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
-                      int32_t k, const sp_compare_options *o, double *xb, double *xc)
+                      int32_t k, const sp_compare_options *o, double *xb, double *xc,
+                      double *norm)
 {
-    size_t nb, nc;
-    if (sb->nstrata > 1 && sb->nstrata == sc->nstrata) {
-        logs_by_rank(sb, sc, k, xb, &nb, xc, &nc);
-    } else {
-        nb = logs_of(sb, k, xb);
-        nc = logs_of(sc, k, xc);
-    }
+    bool by_rank = sb->nstrata > 1 && sb->nstrata == sc->nstrata;
+    if (by_rank)
+        strata_medians(sb, k, norm);
     sp__shift_ci s;
     if (o->estimator == SP_CMP_EST_HL) {
+        /* HL needs every value: materialize (sorted logs). */
+        size_t nb, nc;
+        if (by_rank) {
+            logs_by_rank(sb, sc, k, norm, xb, &nb, xc, &nc);
+        } else {
+            nb = logs_of(sb, k, xb);
+            nc = logs_of(sc, k, xc);
+        }
         int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
         if (rc)
             return rc;
     } else {
-        sp__quantile_shift(xb, nb, xc, nc, o->quantile, o->alpha, &s);
+        /* A few order statistics of each side, read in place. */
+        strata tb, tc;
+        strata_init(&tb, sb, k, by_rank ? norm : NULL);
+        strata_init(&tc, sc, k, by_rank ? norm : NULL);
+        sp__sorted xs = {tb.n, strata_at, &tb}, ys = {tc.n, strata_at, &tc};
+        sp__quantile_shift_acc(&xs, &ys, o->quantile, o->alpha, &s);
     }
     /* Time per rank = calls per rank x time per call: the count ratio is
      * exact (no sampling noise), the per-call ratio carries the interval. */
@@ -249,7 +351,8 @@ typedef struct work {
     sp__cmp_run *br, *cr;
     sp__cmp_samples sb, sc; /* one run per side: every call, kept */
     double *locb, *locc;    /* typical call per run and key (nkeys per run) */
-    double *xb, *xc;
+    double *xb, *xc;        /* scratch for HL's logs */
+    double *norm;           /* scratch: per-rank normalisers */
 } work;
 
 /* Fill entry e of key k. */
@@ -277,7 +380,7 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     /* Untested entries keep the observed ratio as a rough change. */
     e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
     if (c->mode == SP_CMP_MODE_CALLS) {
-        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc);
+        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc, w->norm);
         if (rc)
             return rc;
         if (!e->tested)
@@ -371,6 +474,7 @@ static void work_free(work *w, size_t nb, size_t nc)
     sp__cmp_samples_free(&w->sc);
     free(w->locb);
     free(w->locc);
+    free(w->norm);
     free(w->xb);
     free(w->xc);
     sp__cmp_keys_free(&w->keys);
@@ -419,7 +523,6 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
     w->locc = calloc(nc * nkeys + 1, sizeof *w->locc);
     if (!w->locb || !w->locc)
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
-    double *logs = NULL;
     size_t cap = 0;
     int rc = 0;
     for (size_t j = 0; j < nb + nc && !rc; j++) {
@@ -437,21 +540,14 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
             size_t cnt = sm.off[(k + 1) * sm.nstrata] - sm.off[k * sm.nstrata];
             most = cnt > most ? cnt : most;
         }
-        if (!rc && most > cap) {
-            double *grown = realloc(logs, most * sizeof *logs);
-            if (!grown)
-                rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
-            else
-                logs = grown, cap = most;
-        }
+        cap = most > cap ? most : cap; /* HL's scratch needs this many */
         for (size_t k = 0; !rc && k < nkeys; k++)
-            loc[k] = typical_call(&sm, (int32_t)k, o, logs);
+            loc[k] = typical_call(&sm, (int32_t)k, o);
         if (!rc && keep)
             *(is_base ? &w->sb : &w->sc) = sm;
         else
             sp__cmp_samples_free(&sm); /* zeroed by a failed collect */
     }
-    free(logs);
     *scratch = cap > *scratch ? cap : *scratch;
     return rc;
 }
@@ -493,10 +589,14 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
                     sum += w.locb[j * nkeys + k] * w.br[j].fig[k].calls_per_rank;
             c->base_share_s = sum / (double)nb;
         }
+        /* HL's logs need room for a key's calls; the rest a run apiece. */
+        if (c->mode == SP_CMP_MODE_CALLS && o->estimator != SP_CMP_EST_HL)
+            scratch = nb > nc ? nb : nc;
         w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
         w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
+        w.norm = malloc((w.sb.nstrata ? w.sb.nstrata : 1) * sizeof *w.norm);
         c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);
-        if (!w.xb || !w.xc || !c->entries)
+        if (!w.xb || !w.xc || !w.norm || !c->entries)
             rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
     }
     /* Keys are in discovery order, a tree path after its parent: entry

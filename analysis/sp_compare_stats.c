@@ -482,25 +482,48 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
     return *l >= 1 && *u <= n;
 }
 
-void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
-                        double alpha, sp__shift_ci *out)
+/* The q-quantile of an accessed sorted sample (as sp__quantile_sorted). */
+static double quantile_acc(const sp__sorted *a, double q)
+{
+    double h = q * (double)(a->n - 1);
+    size_t lo = (size_t)floor(h);
+    if (lo >= a->n - 1)
+        return a->at(a->ctx, a->n - 1);
+    double v = a->at(a->ctx, lo);
+    return v + (h - (double)lo) * (a->at(a->ctx, lo + 1) - v);
+}
+
+void sp__quantile_shift_acc(const sp__sorted *x, const sp__sorted *y, double q, double alpha,
+                            sp__shift_ci *out)
 {
     memset(out, 0, sizeof *out);
-    out->m = m;
-    out->n = n;
+    out->m = x->n;
+    out->n = y->n;
     out->exact = true;
     out->p_value = 1;
-    if (m == 0 || n == 0)
+    if (x->n == 0 || y->n == 0)
         return;
-    out->estimate = sp__quantile_sorted(y, n, q) - sp__quantile_sorted(x, m, q);
+    out->estimate = quantile_acc(y, q) - quantile_acc(x, q);
     size_t lx, ux, ly, uy;
-    bool okx = sp__quantile_ci_ranks(m, q, alpha / 2, &lx, &ux);
-    bool oky = sp__quantile_ci_ranks(n, q, alpha / 2, &ly, &uy);
+    bool okx = sp__quantile_ci_ranks(x->n, q, alpha / 2, &lx, &ux);
+    bool oky = sp__quantile_ci_ranks(y->n, q, alpha / 2, &ly, &uy);
     if (!okx || !oky)
         return;
     out->ok = true;
-    out->lo = fmin(y[ly - 1] - x[ux - 1], out->estimate);
-    out->hi = fmax(y[uy - 1] - x[lx - 1], out->estimate);
+    out->lo = fmin(y->at(y->ctx, ly - 1) - x->at(x->ctx, ux - 1), out->estimate);
+    out->hi = fmax(y->at(y->ctx, uy - 1) - x->at(x->ctx, lx - 1), out->estimate);
+}
+
+static double array_at(const void *ctx, size_t i)
+{
+    return ((const double *)ctx)[i];
+}
+
+void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
+                        double alpha, sp__shift_ci *out)
+{
+    sp__sorted a = {m, array_at, x}, b = {n, array_at, y};
+    sp__quantile_shift_acc(&a, &b, q, alpha, out);
 }
 
 /* ---------------------------------------------------------------- Welch */

@@ -117,6 +117,20 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
 void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
                         double alpha, sp__shift_ci *out);
 
+/* A sorted sample read through an accessor: at(ctx, i) is its i-th
+ * smallest value (0-based), i < n. The comparison model reads order
+ * statistics of per-rank strata this way without merging them. */
+typedef struct sp__sorted {
+    size_t n;
+    double (*at)(const void *ctx, size_t i);
+    const void *ctx;
+} sp__sorted;
+
+/* sp__quantile_shift over accessed samples (the same computation: it reads
+ * at most six order statistics per side). */
+void sp__quantile_shift_acc(const sp__sorted *x, const sp__sorted *y, double q, double alpha,
+                            sp__shift_ci *out);
+
 /* A difference of means with Welch's interval. */
 typedef struct sp__welch_ci {
     bool ok;          /* both sides together have a variance estimate */
