@@ -23,7 +23,7 @@ static const char check_usage[] =
     "usage: " SP_CLI_NAME " check [OPTIONS] BASE CANDIDATE\n"
     "       " SP_CLI_NAME " check [OPTIONS] --base RUN... --cand RUN...\n\n"
     "Performance gate for CI: exit 1 when a region of CANDIDATE is slower than in\n"
-    "BASE beyond the budget. " SP__CMP_USAGE_INPUTS
+    "BASE beyond the budget.\n" SP__CMP_USAGE_INPUTS
     "Regions only in BASE never fail; regions only in CANDIDATE fail with\n"
     "--fail-on-new; regions that cannot be decided (too few calls per run with one\n"
     "run per side) fail with --fail-undecided when their observed change is over\n"

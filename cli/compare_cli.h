@@ -89,15 +89,16 @@ int sp__cmp_cli_option(sp__cmp_cli *a, int c, const char *arg, const char *verb)
 /* The usage text on inputs and method, shared by diff and check. */
 #define SP__CMP_USAGE_INPUTS                                                                       \
     "BASE and CANDIDATE are run files or directories (every *.h5 in them), or\n"               \
-    "lists: --base A1 A2 A3 --cand B1 B2 B3.\n"                                                    \
-    "One run per side: per region, the change of its time per rank is estimated\n"            \
-    "from the per-call durations (Hodges-Lehmann ratio with a distribution-free\n"            \
-    "95 % interval) times the change of calls per rank. Several runs on a side:\n"            \
-    "from the runs' times per rank (ratio of geometric means, Welch t interval), so\n"       \
-    "run-to-run noise is measured - use this for CI gates (3 or more runs per side).\n"      \
-    "A change counts (slower / faster) only when its interval excludes no change\n"          \
-    "AND it is beyond the budget, --min-time and --min-share. Runs with different\n"         \
-    "rank or thread counts are compared per rank (never sums over ranks).\n"
+    "lists: --base A1 A2 A3 --cand B1 B2 B3. Per region the time per rank is\n"               \
+    "compared (per thread that ran it; mean and max over ranks, never sums), own\n"           \
+    "time by default. One run per side: the change is the ratio of the lower\n"               \
+    "quartiles of the call durations (noise only adds time; the fastest calls\n"             \
+    "move with the code) times the ratio of calls per rank, with a distribution-\n"          \
+    "free 95 % interval. Several runs on a side: the ratio of the runs' robust\n"            \
+    "times per rank with a Welch t interval, so run-to-run noise is measured - use\n"        \
+    "this for CI gates (3 or more interleaved runs per side). A change counts\n"              \
+    "(slower / faster) only when its interval excludes no change AND it is beyond\n"         \
+    "the budget, --min-time and --min-share.\n"
 
 /* After the options: resolve the operands (BASE CAND, or none with
  * lists), compile the filter, open the runs (analyzed when tree) and

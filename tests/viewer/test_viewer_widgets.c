@@ -19,6 +19,7 @@
 #include "sp-viewer-application.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-window.h"
+#include "sp_scaling.h"
 #include "sp_test.h"
 
 static const char *base_path, *cand_path, *out_dir;
@@ -345,6 +346,39 @@ static void test_compare(void)
     close_window(win);
 }
 
+/* Prints the viewer's scaling study of three runs as CSV rows like
+ * `scope-profiler scaling --csv -` ("viewer scaling: region,p,speedup,
+ * efficiency"), and checks the Scaling view is the one shown. */
+static const char *scaling_files[3];
+static void test_print_scaling(void)
+{
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    GFile *files[3];
+    for (int i = 0; i < 3; i++)
+        files[i] = g_file_new_for_path(scaling_files[i]);
+    sp_viewer_window_open_list(win, files, 3);
+    wait_for(&done, 30000);
+    g_signal_handler_disconnect(win, id);
+    for (int i = 0; i < 3; i++)
+        g_object_unref(files[i]);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT_EQ_I(sp_session_get_n_runs(sp_viewer_window_get_session(win)), 3);
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "compare");
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    const sp_scaling *s = sp_compare_page_get_scaling(page);
+    ASSERT(s != NULL);
+    GtkStack *views = GTK_STACK(gtk_widget_get_template_child(GTK_WIDGET(page),
+                                                              SP_TYPE_COMPARE_PAGE, "views"));
+    ASSERT_STREQ(gtk_stack_get_visible_child_name(views), "scaling");
+    for (size_t g = 0; g < s->nregions; g++)
+        for (size_t j = 0; j < s->nruns; j++)
+            printf("viewer scaling: %s,%g,%.2f,%.2f\n", s->regions[g].name, s->p[j],
+                   s->regions[g].pt[j].speedup, s->regions[g].pt[j].efficiency);
+    close_window(win);
+}
+
 /* Prints the viewer's tally for a pair (BASE CAND) as "viewer summary: ..."
  * so a script can compare it with the CLI's and the report's. */
 static const char *agree_base, *agree_cand;
@@ -481,8 +515,21 @@ int main(int argc, char **argv)
         RUN(test_print_summary);
         return sp_test_summary();
     }
+    if (argc == 5 && strcmp(argv[1], "--scaling") == 0) {
+        /* test_viewer_widgets --scaling RUN1 RUN2 RUN3: print the study. */
+        for (int i = 0; i < 3; i++)
+            scaling_files[i] = argv[2 + i];
+        int gtk_argc = 1;
+        char **gtk_argv = argv;
+        gtk_test_init(&gtk_argc, &gtk_argv, NULL);
+        sp_viewer_ensure_resources();
+        sp_viewer_settings_set_enabled(FALSE);
+        RUN(test_print_scaling);
+        return sp_test_summary();
+    }
     if (argc != 4) {
         fprintf(stderr, "usage: test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR\n"
+                        "       test_viewer_widgets --scaling RUN1.h5 RUN2.h5 RUN3.h5\n"
                         "       test_viewer_widgets --summary BASE.h5 CANDIDATE.h5\n");
         return 2;
     }
