@@ -16,8 +16,9 @@
     X("summary", sp__cmd_summary, "print the call-tree summary of a run (as at finalize)")         \
     X("inspect", sp__cmd_inspect, "print a run's metadata and per-region statistics")              \
     X("ranks", sp__cmd_ranks, "per-region statistics across MPI ranks: slowest rank, imbalance")   \
-    X("diff", sp__cmd_diff, "compare two runs region by region, with a noise verdict")             \
+    X("diff", sp__cmd_diff, "compare runs region by region: change per rank, interval, verdict")  \
     X("check", sp__cmd_check, "CI gate: exit 1 when a region regressed beyond budget and noise")   \
+    X("scaling", sp__cmd_scaling, "scaling study of runs at several rank counts: speedup, efficiency") \
     X("export", sp__cmd_export,                                                                    \
       "write a run as CSV, JSON, plot data, Chrome trace, speedscope, "                            \
       "folded stacks")                                                                             \

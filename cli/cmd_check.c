@@ -2,167 +2,211 @@
 /*
  * cmd_check.c - `scope-profiler check BASE CAND`: the CI performance gate.
  *
- * Exit 1 when a region got slower than the budget AND the change is beyond
- * noise; 0 otherwise; 2 for usage or file errors. The decision per region is
- * sp_diff_entry_violates() (analysis/sp_diff.c): noise is judged by a
- * Mann-Whitney U test of the per-call durations where it can be (both runs
- * have >= 2 calls, enough for the test to reach --alpha, same call count
- * for total/own); elsewhere the budget alone decides.
+ * Exit 1 when a region is "slower" in the comparison model
+ * (analysis/sp_compare.h): its interval excludes no change AND the change is
+ * beyond the budget (--max-regression) and the floors (--min-time,
+ * --min-share). 0 otherwise; 2 for usage or file errors. The header says
+ * which mode decided (one run per side, or repeated runs) and how many runs
+ * per side; regions one run per side cannot decide are listed with a
+ * recommendation to repeat the runs.
  */
+#include <math.h>
+#include <string.h>
+
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "diff_format.h"
-#include "diff_runs.h"
-#include "plot_args.h"
+#include "compare_cli.h"
 #include "sp_analysis_internal.h"
-#include "sp_diff.h"
-
-#define DEFAULT_BUDGET 10.0
+#include "sp_compare.h"
 
 static const char check_usage[] =
-    "usage: " SP_CLI_NAME " check [OPTIONS] BASE CANDIDATE\n\n"
-    "Performance gate for CI: compare CANDIDATE with BASE region by region and\n"
-    "fail (exit 1) when a region's value grew by more than the budget AND the\n"
-    "change is beyond noise. Noise is assessed with a Mann-Whitney U test on the\n"
-    "per-call durations (p <= alpha). Where it cannot be assessed - a region with\n"
-    "a single call in either run, too few calls for the test to reach alpha\n"
-    "(fewer than 4 per run at alpha 0.05), a changed call count (total/own), or\n"
-    "the metrics calls and imbalance - the budget alone applies.\n"
-    "Regions only in BASE never fail; regions only in CANDIDATE fail only with\n"
-    "--fail-on-new. Exit status: 0 pass, 1 regression, 2 usage or file error.\n\n"
+    "usage: " SP_CLI_NAME " check [OPTIONS] BASE CANDIDATE\n"
+    "       " SP_CLI_NAME " check [OPTIONS] --base RUN... --cand RUN...\n\n"
+    "Performance gate for CI: exit 1 when a region of CANDIDATE is slower than in\n"
+    "BASE beyond the budget.\n" SP__CMP_USAGE_INPUTS
+    "Regions only in BASE never fail; regions only in CANDIDATE fail with\n"
+    "--fail-on-new; regions that cannot be decided (too few calls per run with one\n"
+    "run per side) fail with --fail-undecided when their observed change is over\n"
+    "the budget. Exit status: 0 pass, 1 regression, 2 usage or file error.\n\n"
     "Options:\n"
-    "  -r, --max-regression PCT  the budget: allowed growth in percent (default 10)\n"
-    "  -m, --metric M            total (default), own, mean, min, max, p50, p95,\n"
-    "                            p99, calls, imbalance\n"
-    "  -a, --alpha A             significance level (default 0.05)\n"
-    "      --fail-on-new         a region only in CANDIDATE is a failure too\n"
-    "  -i, --include RE          only regions whose name matches RE\n"
-    "  -e, --exclude RE          leave out regions whose name matches RE\n"
-    "  -h, --help                show this help\n";
+    "  -r, --max-regression PCT  the budget: allowed growth in percent (default 10)\n" SP__CMP_USAGE_OPTIONS
+    "      --fail-on-new       a region only in CANDIDATE is a failure too\n"
+    "      --fail-undecided    so is an undecidable region over the budget\n"
+    "  -h, --help              show this help\n";
 
 #define NAME_COLS 60
 
-static void print_entry(const sp_diff_entry *e, const sp_diff *d, const char *tail)
+static void print_entry(const sp_compare *c, const sp_cmp_entry *e)
 {
-    char label[4 * NAME_COLS + 8], b[32], c[32], pct[32], p[16], eff[16], why[128];
+    char label[4 * NAME_COLS + 8], b[32], d[32], ch[96], imp[32], why[160], calls[96];
     sp__label_copy(label, sizeof label, e->name, NAME_COLS);
-    const char *unit = sp__diff_unit(d->metric);
-    if (e->presence == SP_DIFF_ONLY_CAND) {
-        printf("  %s: new region, %s%s in %llu call%s%s\n", label,
-               sp__diff_fmt_value(e->cand, d->metric, false, c, sizeof c), unit,
-               (unsigned long long)e->cand_calls, e->cand_calls == 1 ? "" : "s", tail);
+    if (e->verdict == SP_CMP_NEW) {
+        printf("  %s: new region, %s per rank in %llu call%s\n", label,
+               sp_cmp_fmt_time(e->cand.time_mean_s, d, sizeof d),
+               (unsigned long long)e->cand.calls, e->cand.calls == 1 ? "" : "s");
         return;
     }
-    printf("  %s: %s (%s -> %s%s)", label, sp__diff_fmt_percent(e, pct, sizeof pct),
-           sp__diff_fmt_value(e->base, d->metric, false, b, sizeof b),
-           sp__diff_fmt_value(e->cand, d->metric, false, c, sizeof c), unit);
-    const char *reason = sp__diff_untested_reason(e, d->metric, d->alpha, why, sizeof why);
-    if (reason)
-        printf(", noise not assessed (%s): budget only", reason);
-    else
-        printf(", p %s %s, effect %s: %s", e->noise.p_value < 0.001 ? "<" : "=",
-               e->noise.p_value < 0.001 ? "0.001" : sp__diff_fmt_p(&e->noise, p, sizeof p),
-               sp__diff_fmt_effect(&e->noise, eff, sizeof eff),
-               e->verdict == SP_DIFF_SLOWER ? "beyond noise" : "within noise");
-    printf("%s\n", tail);
+    sp_cmp_fmt_time(e->impact_s, imp, sizeof imp);
+    printf("  %s: %s (%s -> %s per rank, %s%s)", label, sp_cmp_change_text(e, ch, sizeof ch),
+           sp_cmp_fmt_time(e->base.time_mean_s, b, sizeof b),
+           sp_cmp_fmt_time(e->cand.time_mean_s, d, sizeof d), e->impact_s > 0 ? "+" : "", imp);
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+    if (*sp_cmp_calls_text(e, calls, sizeof calls))
+        printf(", %s", calls);
+    if (w)
+        printf(": %s", w);
+    putchar('\n');
+}
+
+static size_t count_if(const sp_compare *c, bool (*want)(const sp_compare *, const sp_cmp_entry *))
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++)
+        n += want(c, &c->entries[i]);
+    return n;
+}
+
+static void print_if(const sp_compare *c, bool (*want)(const sp_compare *, const sp_cmp_entry *))
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (want(c, &c->entries[i]))
+            print_entry(c, &c->entries[i]);
+}
+
+static bool g_fail_on_new, g_fail_undecided; /* the gate's switches, for the predicates */
+
+static bool fails(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return sp_cmp_entry_fails(c, e, g_fail_on_new, g_fail_undecided);
+}
+
+static bool undecided(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return e->verdict == SP_CMP_NOT_COMPARABLE && !fails(c, e);
+}
+
+/* Undecided, and its observed change would count if it were clear. */
+static bool undecided_over_budget(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return e->verdict == SP_CMP_NOT_COMPARABLE && fabs(e->change_pct) > c->opts.min_change_pct &&
+           fabs(e->impact_s) >= c->opts.min_time_s &&
+           fabs(e->impact_s) >= c->opts.min_share_pct / 100 * c->base_share_s;
+}
+
+static bool is_slower(const sp_compare *c, const sp_cmp_entry *e)
+{
+    (void)c;
+    return e->verdict == SP_CMP_SLOWER;
+}
+
+/* Clear but under the budget or floors, with a change over the budget's
+ * sign: worth a look, not a failure. */
+static bool over_budget_not_counted(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return e->verdict == SP_CMP_SAME && e->change_pct > c->opts.min_change_pct;
+}
+
+static bool is_new(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return e->verdict == SP_CMP_NEW && !fails(c, e);
 }
 
 int sp__cmd_check(int argc, char **argv)
 {
-    enum { OPT_FAIL_ON_NEW = 1000 };
-    static const struct option longopts[] = {{"max-regression", required_argument, NULL, 'r'},
-                                             {"metric", required_argument, NULL, 'm'},
-                                             {"alpha", required_argument, NULL, 'a'},
-                                             {"fail-on-new", no_argument, NULL, OPT_FAIL_ON_NEW},
-                                             {"include", required_argument, NULL, 'i'},
-                                             {"exclude", required_argument, NULL, 'e'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
-    sp__diff_runs a;
-    sp__diff_runs_init(&a);
-    double budget = DEFAULT_BUDGET;
-    bool fail_on_new = false;
+    enum { OPT_FAIL_ON_NEW = 1000, OPT_FAIL_UNDECIDED };
+    static const struct option longopts[] = {
+        SP__CMP_LONG_OPTIONS,
+        {"max-regression", required_argument, NULL, 'r'},
+        {"fail-on-new", no_argument, NULL, OPT_FAIL_ON_NEW},
+        {"fail-undecided", no_argument, NULL, OPT_FAIL_UNDECIDED},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    sp__cmp_cli a;
+    sp__cmp_cli_init(&a);
+    int rc = sp__cmp_cli_take_lists(&a, &argc, argv);
+    g_fail_on_new = g_fail_undecided = false;
     int c;
     sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "r:m:a:i:e:h", longopts)) != -1) {
+    while (!rc && (c = sp__cli_getopt(argc, argv, "r:m:a:i:e:h", longopts)) != -1) {
+        int handled = sp__cmp_cli_option(&a, c == 'r' ? SP__CMP_OPT_MIN_CHANGE : c, optarg, argv[0]);
+        if (handled != 1) {
+            rc = handled;
+            continue;
+        }
         switch (c) {
-        case 'r':
-            if (sp__cli_parse_number(optarg, 0, 0, &budget))
-                return sp__cli_usage_error(
-                    argv[0], "invalid --max-regression '%s' (a percentage >= 0)", optarg);
-            break;
-        case 'm':
-        case 'a':
-        case 'i':
-        case 'e':
-            if (sp__diff_runs_option(&a, c, optarg, argv[0]))
-                return SP_CLI_EXIT_USAGE;
-            break;
         case OPT_FAIL_ON_NEW:
-            fail_on_new = true;
+            g_fail_on_new = true;
+            break;
+        case OPT_FAIL_UNDECIDED:
+            g_fail_undecided = true;
             break;
         case 'h':
             fputs(check_usage, stdout);
+            sp__cmp_cli_free(&a);
             return sp__cli_finish_output(SP_CLI_EXIT_OK);
         default:
-            return SP_CLI_EXIT_USAGE;
+            rc = SP_CLI_EXIT_USAGE;
         }
     }
     /* A failed comparison exits 2, not 1: 1 is reserved for regressions. */
-    int rc = sp__diff_runs_open(&a, argc, argv, false, SP_CLI_EXIT_USAGE);
-    const sp_diff *d = a.d;
+    if (!rc)
+        rc = sp__cmp_cli_run(&a, argc, argv, SP_CLI_EXIT_USAGE);
     if (!rc) {
-        size_t nviol = 0, nnoise = 0, ncompared = 0, nnew = 0, nremoved = 0;
-        for (size_t i = 0; i < d->n; i++) {
-            const sp_diff_entry *e = &d->entries[i];
-            nviol += sp_diff_entry_violates(e, budget, fail_on_new);
-            nnoise += e->verdict == SP_DIFF_SAME && e->percent > budget;
-            ncompared += e->presence == SP_DIFF_IN_BOTH;
-            nnew += e->presence == SP_DIFF_ONLY_CAND;
-            nremoved += e->presence == SP_DIFF_ONLY_BASE;
-        }
-        printf("check: %s%s of %zu region%s in both runs, budget +%g%%, alpha %g "
-               "(Mann-Whitney U on per-call durations)\n",
-               sp_diff_metric_name(a.o.metric), sp__diff_unit(a.o.metric), ncompared,
-               ncompared == 1 ? "" : "s", budget, a.o.alpha);
-        printf("base: %s\ncandidate: %s\n", a.bpath, a.cpath);
-        if (nviol) {
-            printf("\nFAIL: %zu violation%s\n", nviol, nviol == 1 ? "" : "s");
-            for (size_t i = 0; i < d->n; i++)
-                if (sp_diff_entry_violates(&d->entries[i], budget, fail_on_new))
-                    print_entry(&d->entries[i], d, "");
-        }
-        if (nnoise) {
-            printf("\nOver budget but within noise (not failures):\n");
-            for (size_t i = 0; i < d->n; i++) {
-                const sp_diff_entry *e = &d->entries[i];
-                if (e->verdict == SP_DIFF_SAME && e->percent > budget)
-                    print_entry(e, d, "");
-            }
-        }
-        if (nnew && !fail_on_new) {
-            printf("\nNew in candidate (not failures without --fail-on-new):\n");
-            for (size_t i = 0; i < d->n; i++)
-                if (d->entries[i].presence == SP_DIFF_ONLY_CAND)
-                    print_entry(&d->entries[i], d, "");
-        }
-        if (nremoved) {
-            printf("\nOnly in base (not failures):");
-            for (size_t i = 0, k = 0; i < d->n; i++) {
-                if (d->entries[i].presence != SP_DIFF_ONLY_BASE)
-                    continue;
-                char label[4 * NAME_COLS + 8];
-                sp__label_copy(label, sizeof label, d->entries[i].name, NAME_COLS);
-                printf("%s %s", k++ ? "," : "", label);
-            }
+        const sp_compare *cmp = a.cmp;
+        size_t nfail = count_if(cmp, fails), nund = count_if(cmp, undecided);
+        size_t nboth = 0;
+        for (size_t i = 0; i < cmp->n; i++)
+            nboth += cmp->entries[i].verdict != SP_CMP_NEW &&
+                     cmp->entries[i].verdict != SP_CMP_REMOVED;
+        printf("check: %zu region%s in both, budget +%g%%, %s\n", nboth, nboth == 1 ? "" : "s",
+               cmp->opts.min_change_pct,
+               cmp->mode == SP_CMP_MODE_CALLS ? "one run per side" : "repeated runs");
+        sp__cmp_cli_print_header(&a, stdout, 10);
+        size_t nslower = count_if(cmp, is_slower);
+        if (nfail) {
+            printf("\nFAIL: %zu region%s %s the +%g%% budget", nfail, nfail == 1 ? "" : "s",
+                   nslower == nfail ? "slower beyond" : "over", cmp->opts.min_change_pct);
+            if (nslower != nfail)
+                printf(" (%zu slower, %zu new or undecided)", nslower, nfail - nslower);
             printf("\n");
+            print_if(cmp, fails);
         }
-        if (!nviol)
-            printf("\nPASS: no region over the +%g%% budget beyond noise\n", budget);
-        rc = nviol ? SP_CLI_EXIT_FAILURE : SP_CLI_EXIT_OK;
+        if (nund) {
+            printf("\nNot comparable (not failures without --fail-undecided):\n");
+            print_if(cmp, undecided);
+        }
+        if (count_if(cmp, over_budget_not_counted)) {
+            printf("\nOver budget but not counted (within noise or under the floors):\n");
+            print_if(cmp, over_budget_not_counted);
+        }
+        if (count_if(cmp, is_new)) {
+            printf("\nNew in candidate (not failures without --fail-on-new):\n");
+            print_if(cmp, is_new);
+        }
+        bool any_removed = false;
+        for (size_t i = 0, k = 0; i < cmp->n; i++) {
+            if (cmp->entries[i].verdict != SP_CMP_REMOVED)
+                continue;
+            char label[4 * NAME_COLS + 8];
+            sp__label_copy(label, sizeof label, cmp->entries[i].name, NAME_COLS);
+            printf("%s %s", k++ ? "," : "\nOnly in base (not failures):", label);
+            any_removed = true;
+        }
+        if (any_removed)
+            putchar('\n');
+        size_t nund_big = count_if(cmp, undecided_over_budget);
+        if (cmp->mode == SP_CMP_MODE_CALLS && (nund_big || nfail))
+            printf("\nRecommendation: one run per side %s. Repeat each side 3 or more times and "
+                   "compare directories or lists (--base A1 A2 A3 --cand B1 B2 B3) so that "
+                   "run-to-run noise is measured.\n",
+                   nund_big ? "cannot decide regions that changed by more than the budget"
+                            : "does not see run-to-run noise");
+        if (!nfail)
+            printf("\nPASS: no region slower beyond the +%g%% budget\n", cmp->opts.min_change_pct);
+        rc = nfail ? SP_CLI_EXIT_FAILURE : SP_CLI_EXIT_OK;
         if (sp__cli_finish_output(SP_CLI_EXIT_OK) != SP_CLI_EXIT_OK)
             rc = SP_CLI_EXIT_USAGE; /* not 1: that means a regression */
     }
-    sp__diff_runs_free(&a);
+    sp__cmp_cli_free(&a);
     return rc;
 }

@@ -1,236 +1,272 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_diff.c - `scope-profiler diff BASE CAND`: per-region comparison of two
- * runs with a noise verdict per region (analysis/sp_diff.h).
+ * cmd_diff.c - `scope-profiler diff BASE CAND`: the comparison model
+ * (analysis/sp_compare.h) as a table: per region the time per rank on each
+ * side, the change with its interval, the impact per rank and the verdict.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "diff_format.h"
-#include "diff_runs.h"
-#include "plot_args.h"
+#include "compare_cli.h"
 #include "sp_analysis_internal.h"
-#include "sp_diff.h"
+#include "sp_compare.h"
 
 static const char diff_usage[] =
-    "usage: " SP_CLI_NAME " diff [OPTIONS] BASE CANDIDATE\n\n"
-    "Compare two runs region by region (matched by name): base value, candidate\n"
-    "value, delta, change in percent, and whether the change is beyond noise.\n"
-    "Noise: a Mann-Whitney U test on the per-call durations of the region in\n"
-    "both runs (two-sided p-value; effect = Cliff's delta, -1..+1, > 0 when the\n"
-    "candidate's calls tend to be longer). Regions with a single call in a run,\n"
-    "too few calls to reach --alpha, a changed call count (for total/own) or the\n"
-    "metrics calls and imbalance are not tested: their verdict is \"up\" or \"down\"\n"
-    "(untested). Regions found in only one run are listed separately.\n\n"
-    "Options:\n"
-    "  -m, --metric M       total (default), own, mean, min, max, p50, p95, p99,\n"
-    "                       calls, imbalance (max/mean of the per-rank totals)\n"
-    "  -t, --threshold PCT  hide regions whose value changed by less than PCT %\n"
-    "  -s, --sort KEY       delta (|delta|, default), percent (|change|), name\n"
-    "  -a, --alpha A        significance level of the noise test (default 0.05)\n"
-    "      --tree           compare the call trees path by path instead\n"
-    "  -i, --include RE     only regions whose name matches RE (POSIX extended)\n"
-    "  -e, --exclude RE     leave out regions whose name matches RE\n"
-    "  -h, --help           show this help\n";
+    "usage: " SP_CLI_NAME " diff [OPTIONS] BASE CANDIDATE\n"
+    "       " SP_CLI_NAME " diff [OPTIONS] --base RUN... --cand RUN...\n\n"
+    "Compare runs region by region (matched by name): time per rank on each side,\n"
+    "the change with its 95 % interval, the impact per rank, and a verdict:\n"
+    "slower, faster, within noise, new, removed, or not comparable (with why).\n" SP__CMP_USAGE_INPUTS
+    "\nOptions:\n"
+    "  -r, --min-change PCT    a smaller change is within noise (default 10; the\n"
+    "                          same as check's --max-regression)\n" SP__CMP_USAGE_OPTIONS
+    "  -t, --threshold PCT     hide regions whose change is under PCT %\n"
+    "  -s, --sort KEY          impact (default), change, name\n"
+    "      --tree              compare call paths instead of region names\n"
+    "      --tsv               print tab-separated values instead (for scripts): region,\n"
+    "                          base_s, cand_s (time per rank), change_pct, ci_lo_pct,\n"
+    "                          ci_hi_pct, impact_s, verdict, note\n"
+    "  -h, --help              show this help\n";
 
 #define NAME_COLS 48
 
+typedef enum { SORT_IMPACT, SORT_CHANGE, SORT_NAME } sort_key;
+
+static int cmp_change(const void *pa, const void *pb)
+{
+    const sp_cmp_entry *a = *(const sp_cmp_entry *const *)pa, *b = *(const sp_cmp_entry *const *)pb;
+    double x = fabs(a->change_pct), y = fabs(b->change_pct);
+    if (x != y)
+        return x > y ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_name(const void *pa, const void *pb)
+{
+    const sp_cmp_entry *a = *(const sp_cmp_entry *const *)pa, *b = *(const sp_cmp_entry *const *)pb;
+    return strcmp(a->name, b->name);
+}
+
+enum { C_NAME, C_BASE, C_CAND, C_BMAX, C_CMAX, C_CHANGE, C_IMPACT, C_VERDICT, C_NOTE, NCOLS };
+
 typedef struct row {
-    char name[4 * NAME_COLS + 64];
-    char base[32], cand[32], delta[32], pct[32], p[16], eff[16];
-    const char *verdict;
+    char cell[NCOLS][4 * NAME_COLS + 96];
 } row;
 
-static void fill_row(row *r, const sp_diff_entry *e, sp_diff_metric m, bool tree)
+static void fill_row(row *r, const sp_compare *c, const sp_cmp_entry *e, bool tree)
 {
     char label[4 * NAME_COLS + 8];
     sp__label_copy(label, sizeof label, e->name, NAME_COLS);
     if (tree && e->depth > 1) {
         size_t o = 0;
-        for (int32_t d = 2; d < e->depth && o + 8 < sizeof r->name; d++)
-            o += (size_t)snprintf(r->name + o, sizeof r->name - o, "│ ");
-        snprintf(r->name + o, sizeof r->name - o, "└─ %s", label);
+        for (int32_t d = 2; d < e->depth && o + 8 < sizeof r->cell[C_NAME]; d++)
+            o += (size_t)snprintf(r->cell[C_NAME] + o, sizeof r->cell[C_NAME] - o, "│ ");
+        snprintf(r->cell[C_NAME] + o, sizeof r->cell[C_NAME] - o, "└─ %s", label);
     } else {
-        snprintf(r->name, sizeof r->name, "%s", label);
+        snprintf(r->cell[C_NAME], sizeof r->cell[C_NAME], "%s", label);
     }
-    if (e->presence == SP_DIFF_ONLY_CAND)
-        snprintf(r->base, sizeof r->base, "-");
-    else
-        sp__diff_fmt_value(e->base, m, false, r->base, sizeof r->base);
-    if (e->presence == SP_DIFF_ONLY_BASE)
-        snprintf(r->cand, sizeof r->cand, "-");
-    else
-        sp__diff_fmt_value(e->cand, m, false, r->cand, sizeof r->cand);
-    sp__diff_fmt_value(e->delta, m, true, r->delta, sizeof r->delta);
-    sp__diff_fmt_percent(e, r->pct, sizeof r->pct);
-    sp__diff_fmt_p(&e->noise, r->p, sizeof r->p);
-    sp__diff_fmt_effect(&e->noise, r->eff, sizeof r->eff);
-    r->verdict = sp_diff_verdict_name(e->verdict);
+    if (e->verdict == SP_CMP_NEW) {
+        strcpy(r->cell[C_BASE], "-");
+        strcpy(r->cell[C_BMAX], "-");
+    } else {
+        sp_cmp_fmt_time(e->base.time_mean_s, r->cell[C_BASE], sizeof r->cell[C_BASE]);
+        sp_cmp_fmt_time(e->base.time_max_s, r->cell[C_BMAX], sizeof r->cell[C_BMAX]);
+    }
+    if (e->verdict == SP_CMP_REMOVED) {
+        strcpy(r->cell[C_CAND], "-");
+        strcpy(r->cell[C_CMAX], "-");
+    } else {
+        sp_cmp_fmt_time(e->cand.time_mean_s, r->cell[C_CAND], sizeof r->cell[C_CAND]);
+        sp_cmp_fmt_time(e->cand.time_max_s, r->cell[C_CMAX], sizeof r->cell[C_CMAX]);
+    }
+    sp_cmp_change_text(e, r->cell[C_CHANGE], sizeof r->cell[C_CHANGE]);
+    char t[32];
+    sp_cmp_fmt_time(e->impact_s, t, sizeof t);
+    snprintf(r->cell[C_IMPACT], sizeof r->cell[C_IMPACT], "%s%s", e->impact_s > 0 ? "+" : "", t);
+    snprintf(r->cell[C_VERDICT], sizeof r->cell[C_VERDICT], "%s", sp_cmp_verdict_name(e->verdict));
+    char why[160], calls[96];
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+    sp_cmp_calls_text(e, calls, sizeof calls);
+    snprintf(r->cell[C_NOTE], sizeof r->cell[C_NOTE], "%s%s%s", w ? w : "",
+             w && *calls ? "; " : "", calls);
 }
 
-static void print_table(const sp_diff *d, bool tree, bool (*want)(const sp_diff_entry *))
+/* A field for TSV: tabs and newlines would break the row. */
+static void tsv_field(const char *s)
 {
-    const char *unit = sp__diff_unit(d->metric);
-    char hb[48], hc[48], hd[48];
-    snprintf(hb, sizeof hb, "base%s", unit);
-    snprintf(hc, sizeof hc, "candidate%s", unit);
-    snprintf(hd, sizeof hd, "delta%s", unit);
-    const char *heads[] = {"region", hb, hc, hd, "change", "p-value", "effect", "verdict"};
-    size_t w[8];
-    for (int c = 0; c < 8; c++)
-        w[c] = sp__utf8_width(heads[c]);
-    row *rows = calloc(d->n ? d->n : 1, sizeof *rows);
+    for (; *s; s++)
+        putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
+}
+
+static void print_tsv(const sp_compare *c, const sp_cmp_entry *const *rows, size_t n)
+{
+    printf("region\tbase_s\tcand_s\tchange_pct\tci_lo_pct\tci_hi_pct\timpact_s\tverdict\tnote\n");
+    for (size_t i = 0; i < n; i++) {
+        const sp_cmp_entry *e = rows[i];
+        char why[160], calls[96];
+        tsv_field(e->name);
+        printf("\t%.9g\t%.9g\t", e->verdict == SP_CMP_NEW ? 0 : e->base.time_mean_s,
+               e->verdict == SP_CMP_REMOVED ? 0 : e->cand.time_mean_s);
+        if (isfinite(e->change_pct))
+            printf("%.4f", e->change_pct);
+        putchar('\t');
+        if (e->tested)
+            printf("%.4f\t%.4f", e->change_lo_pct, e->change_hi_pct);
+        else
+            putchar('\t');
+        printf("\t%.9g\t%s\t", e->impact_s, sp_cmp_verdict_name(e->verdict));
+        const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+        sp_cmp_calls_text(e, calls, sizeof calls);
+        if (w)
+            tsv_field(w);
+        if (w && *calls)
+            fputs("; ", stdout);
+        tsv_field(calls);
+        putchar('\n');
+    }
+}
+
+static void print_table(const sp_compare *c, const sp_cmp_entry *const *rows_in, size_t n,
+                        bool tree, bool show_max)
+{
+    const char *heads[NCOLS] = {"region", "base/rank", "cand/rank", "base max", "cand max",
+                                "change [95 % CI]", "impact/rank", "verdict", "note"};
+    char ci_head[48];
+    snprintf(ci_head, sizeof ci_head, "change [%g %% CI]", 100 * (1 - c->opts.alpha));
+    heads[C_CHANGE] = ci_head;
+    size_t w[NCOLS];
+    for (int k = 0; k < NCOLS; k++)
+        w[k] = sp__utf8_width(heads[k]);
+    row *rows = calloc(n ? n : 1, sizeof *rows);
     if (!rows)
         return;
-    for (size_t i = 0; i < d->n; i++) {
-        if (!want(&d->entries[i]))
-            continue;
-        row *r = &rows[i];
-        fill_row(r, &d->entries[i], d->metric, tree);
-        const char *cols[] = {r->name, r->base, r->cand, r->delta,
-                              r->pct,  r->p,    r->eff,  r->verdict};
-        for (int c = 0; c < 8; c++)
-            if (sp__utf8_width(cols[c]) > w[c])
-                w[c] = sp__utf8_width(cols[c]);
+    for (size_t i = 0; i < n; i++) {
+        fill_row(&rows[i], c, rows_in[i], tree);
+        for (int k = 0; k < NCOLS; k++) {
+            size_t cw = sp__utf8_width(rows[i].cell[k]);
+            w[k] = cw > w[k] ? cw : w[k];
+        }
     }
-    for (int c = 0; c < 8; c++) {
-        sp__put_padded(stdout, heads[c], c == 7 ? 0 : w[c] + 2);
-    }
-    putchar('\n');
-    for (size_t i = 0; i < d->n; i++) {
-        if (!want(&d->entries[i]))
-            continue;
-        row *r = &rows[i];
-        const char *cols[] = {r->name, r->base, r->cand, r->delta,
-                              r->pct,  r->p,    r->eff,  r->verdict};
-        for (int c = 0; c < 8; c++)
-            sp__put_padded(stdout, cols[c], c == 7 ? 0 : w[c] + 2);
+    int last = NCOLS - 1;
+    for (size_t i = 0; i <= n; i++) {
+        for (int k = 0; k < NCOLS; k++) {
+            if (!show_max && (k == C_BMAX || k == C_CMAX))
+                continue;
+            const char *s = i == 0 ? heads[k] : rows[i - 1].cell[k];
+            bool last_cell = k == last || (k == C_VERDICT && i > 0 && !rows[i - 1].cell[C_NOTE][0]);
+            if (last_cell && k != last) {
+                fputs(s, stdout);
+                break;
+            }
+            if (k == last)
+                fputs(s, stdout);
+            else
+                sp__put_padded(stdout, s, w[k] + 2);
+        }
         putchar('\n');
     }
     free(rows);
 }
 
-static bool in_both(const sp_diff_entry *e)
-{
-    return e->presence == SP_DIFF_IN_BOTH;
-}
-
-static bool any_entry(const sp_diff_entry *e)
-{
-    (void)e;
-    return true;
-}
-
-static void print_only(const sp_diff *d, sp_diff_presence which, const char *title)
-{
-    size_t n = 0, w = 0;
-    char label[4 * NAME_COLS + 8], v[32];
-    for (size_t i = 0; i < d->n; i++) {
-        if (d->entries[i].presence != which)
-            continue;
-        n++;
-        size_t lw = sp__label_copy(label, sizeof label, d->entries[i].name, NAME_COLS);
-        w = lw > w ? lw : w;
-    }
-    if (!n)
-        return;
-    printf("\n%s (%zu region%s):\n", title, n, n == 1 ? "" : "s");
-    const char *unit = sp_diff_metric_is_time(d->metric) ? " s" : "";
-    for (size_t i = 0; i < d->n; i++) {
-        const sp_diff_entry *e = &d->entries[i];
-        if (e->presence != which)
-            continue;
-        sp__label_copy(label, sizeof label, e->name, NAME_COLS);
-        double val = which == SP_DIFF_ONLY_BASE ? e->base : e->cand;
-        uint64_t calls = which == SP_DIFF_ONLY_BASE ? e->base_calls : e->cand_calls;
-        fputs("  ", stdout);
-        sp__put_padded(stdout, label, w + 2);
-        printf("%s%s  (%llu call%s)\n", sp__diff_fmt_value(val, d->metric, false, v, sizeof v),
-               unit, (unsigned long long)calls, calls == 1 ? "" : "s");
-    }
-}
-
-static void describe(const char *role, const char *path, const sp_run *run)
-{
-    size_t nreg = 0;
-    for (size_t g = 0; g < run->nregions; g++)
-        nreg += run->regions[g].all.calls > 0;
-    printf("%-10s %s (%zu rank%s, %zu region%s)\n", role, path, run->nranks,
-           run->nranks == 1 ? "" : "s", nreg, nreg == 1 ? "" : "s");
-}
-
 int sp__cmd_diff(int argc, char **argv)
 {
-    enum { OPT_TREE = 1000 };
-    static const struct option longopts[] = {{"metric", required_argument, NULL, 'm'},
-                                             {"threshold", required_argument, NULL, 't'},
-                                             {"sort", required_argument, NULL, 's'},
-                                             {"alpha", required_argument, NULL, 'a'},
-                                             {"include", required_argument, NULL, 'i'},
-                                             {"exclude", required_argument, NULL, 'e'},
-                                             {"tree", no_argument, NULL, OPT_TREE},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
-    sp__diff_runs a;
-    sp__diff_runs_init(&a);
-    bool tree = false;
+    enum { OPT_TREE = 1000, OPT_TSV };
+    static const struct option longopts[] = {
+        SP__CMP_LONG_OPTIONS,
+        {"min-change", required_argument, NULL, 'r'},
+        {"max-regression", required_argument, NULL, 'r'},
+        {"threshold", required_argument, NULL, 't'},
+        {"sort", required_argument, NULL, 's'},
+        {"tree", no_argument, NULL, OPT_TREE},
+        {"tsv", no_argument, NULL, OPT_TSV},
+        {"help", no_argument, NULL, 'h'},
+        {0, 0, 0, 0}};
+    sp__cmp_cli a;
+    sp__cmp_cli_init(&a);
+    int rc = sp__cmp_cli_take_lists(&a, &argc, argv);
+    double threshold = 0;
+    sort_key sort = SORT_IMPACT;
+    bool tsv = false;
     int c;
     sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "m:t:s:a:i:e:h", longopts)) != -1) {
+    while (!rc && (c = sp__cli_getopt(argc, argv, "r:m:t:s:a:i:e:h", longopts)) != -1) {
+        int handled = sp__cmp_cli_option(&a, c == 'r' ? SP__CMP_OPT_MIN_CHANGE : c, optarg, argv[0]);
+        if (handled != 1) {
+            rc = handled;
+            continue;
+        }
         switch (c) {
-        case 'm':
-        case 'a':
-        case 'i':
-        case 'e':
-            if (sp__diff_runs_option(&a, c, optarg, argv[0]))
-                return SP_CLI_EXIT_USAGE;
-            break;
         case 't':
-            if (sp__cli_parse_number(optarg, 0, 0, &a.o.threshold_pct))
-                return sp__cli_usage_error(argv[0], "invalid --threshold '%s' (a percentage >= 0)",
-                                           optarg);
+            if (sp__cli_parse_number(optarg, 0, 0, &threshold))
+                rc = sp__cli_usage_error(argv[0], "invalid --threshold '%s' (a percentage >= 0)",
+                                         optarg);
             break;
         case 's':
-            if (sp_diff_sort_parse(optarg, &a.o.sort))
-                return sp__cli_usage_error(argv[0], "%s", sp_last_error());
+            if (strcmp(optarg, "impact") == 0 || strcmp(optarg, "delta") == 0)
+                sort = SORT_IMPACT;
+            else if (strcmp(optarg, "change") == 0 || strcmp(optarg, "percent") == 0)
+                sort = SORT_CHANGE;
+            else if (strcmp(optarg, "name") == 0)
+                sort = SORT_NAME;
+            else
+                rc = sp__cli_usage_error(argv[0],
+                                         "unknown sort key '%s' (valid: impact, change, name)",
+                                         optarg);
             break;
         case OPT_TREE:
-            tree = true;
+            a.o.tree = true;
+            break;
+        case OPT_TSV:
+            tsv = true;
             break;
         case 'h':
             fputs(diff_usage, stdout);
+            sp__cmp_cli_free(&a);
             return sp__cli_finish_output(SP_CLI_EXIT_OK);
         default:
-            return SP_CLI_EXIT_USAGE;
+            rc = SP_CLI_EXIT_USAGE;
         }
     }
-    int rc = sp__diff_runs_open(&a, argc, argv, tree, SP_CLI_EXIT_FAILURE);
-    const sp_diff *d = a.d;
+    if (!rc)
+        rc = sp__cmp_cli_run(&a, argc, argv, SP_CLI_EXIT_FAILURE);
     if (!rc) {
-        describe("base:", a.bpath, a.base);
-        describe("candidate:", a.cpath, a.cand);
-        printf("%-10s %s%s; noise: Mann-Whitney U on per-call durations, alpha %g\n\n",
-               "metric:", sp_diff_metric_name(a.o.metric), sp__diff_unit(a.o.metric), a.o.alpha);
-        size_t both = 0;
-        for (size_t i = 0; i < d->n; i++)
-            both += in_both(&d->entries[i]);
-        if (tree)
-            print_table(d, true, any_entry);
-        else if (both)
-            print_table(d, false, in_both);
-        else
-            printf("No region is in both runs.\n");
-        if (!tree) {
-            print_only(d, SP_DIFF_ONLY_BASE, "Only in base");
-            print_only(d, SP_DIFF_ONLY_CAND, "Only in candidate");
+        const sp_compare *cmp = a.cmp;
+        if (!tsv) {
+            sp__cmp_cli_print_header(&a, stdout, 10);
+            putchar('\n');
         }
-        if (d->n_filtered)
-            printf("\n%zu region%s not shown (below the %g%% threshold or filtered).\n",
-                   d->n_filtered, d->n_filtered == 1 ? "" : "s", a.o.threshold_pct);
+        const sp_cmp_entry **rows = calloc(cmp->n ? cmp->n : 1, sizeof *rows);
+        size_t n = 0, hidden = 0;
+        bool show_max = false;
+        for (size_t i = 0; rows && i < cmp->n; i++) {
+            const sp_cmp_entry *e = &cmp->entries[i];
+            if (threshold > 0 && !a.o.tree && fabs(e->change_pct) < threshold) {
+                hidden++;
+                continue;
+            }
+            rows[n++] = e;
+            show_max |= fabs(e->base.time_max_s - e->base.time_mean_s) > 1e-12 ||
+                        fabs(e->cand.time_max_s - e->cand.time_mean_s) > 1e-12;
+        }
+        if (!a.o.tree && sort == SORT_CHANGE)
+            qsort(rows, n, sizeof *rows, cmp_change);
+        else if (!a.o.tree && sort == SORT_NAME)
+            qsort(rows, n, sizeof *rows, cmp_name);
+        if (tsv)
+            print_tsv(cmp, rows, n);
+        else if (n)
+            print_table(cmp, rows, n, a.o.tree, show_max);
+        else
+            printf("No regions to compare.\n");
+        free(rows);
+        if (!tsv && (hidden || cmp->n_filtered))
+            printf("\n%zu region%s not shown (change under the %g%% threshold, or filtered).\n",
+                   hidden + cmp->n_filtered, hidden + cmp->n_filtered == 1 ? "" : "s", threshold);
         rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
     }
-    sp__diff_runs_free(&a);
+    sp__cmp_cli_free(&a);
     return rc;
 }

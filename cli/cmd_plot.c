@@ -24,7 +24,7 @@ static const char plot_usage[] =
     "Draw charts of the runs in FILE... into DIR (created if needed) and print\n"
     "the paths written. KIND is a chart (see `" SP_CLI_NAME " plot list`), or\n"
     "  default   timeline + durations (duration over time of --region)\n"
-    "  all       every chart (and compare when two FILEs are given)\n"
+    "  all       every chart (and compare with two FILEs, scaling with more)\n"
     "Files are named KIND.FORMAT; with several FILEs, STEM-KIND.FORMAT.\n\n"
     "Options:\n"
     "  -o, --output DIR     directory for the charts (default: plots)\n"
@@ -44,7 +44,7 @@ static const char plot_usage[] =
     "  -h, --help           show this help\n";
 
 /* Which charts a KIND argument asks for. */
-static int kind_charts(const char *kind, bool two, bool *want, bool *durations)
+static int kind_charts(const char *kind, int nfiles, bool *want, bool *durations)
 {
     memset(want, 0, SP__CHART_COUNT * sizeof *want);
     *durations = false;
@@ -55,7 +55,8 @@ static int kind_charts(const char *kind, bool two, bool *want, bool *durations)
     }
     if (strcmp(kind, "all") == 0) {
         for (int k = 0; k < SP__CHART_COUNT; k++)
-            want[k] = k != SP__CHART_COMPARE || two;
+            want[k] = (k != SP__CHART_COMPARE || nfiles == 2) &&
+                      (k != SP__CHART_SCALING || nfiles > 2);
         return 0;
     }
     for (int k = 0; k < SP__CHART_COUNT; k++) {
@@ -73,7 +74,8 @@ static void list_kinds(void)
     for (int k = 0; k < SP__CHART_COUNT; k++)
         printf("%-11s %s\n", sp__chart_name((sp__chart_kind)k),
                sp__chart_description((sp__chart_kind)k));
-    printf("%-11s %s\n", "all", "every chart above (compare only with two FILEs)");
+    printf("%-11s %s\n", "all",
+           "every chart above (compare with two FILEs, scaling with three or more)");
     printf("%-11s %s\n", "list", "this list");
 }
 
@@ -240,7 +242,7 @@ int sp__cmd_plot(int argc, char **argv)
     }
     int nfiles = argc - optind;
     bool want[SP__CHART_COUNT], durations;
-    if (kind_charts(kind, nfiles == 2, want, &durations))
+    if (kind_charts(kind, nfiles, want, &durations))
         return sp__cli_usage_error(argv[0], "unknown kind '%s' (see '" SP_CLI_NAME " plot list')",
                                    kind);
     if (nfiles < 1)
@@ -248,6 +250,8 @@ int sp__cmd_plot(int argc, char **argv)
     if (want[SP__CHART_COMPARE] && nfiles != 2)
         return sp__cli_usage_error(argv[0], "compare needs two FILEs (base and candidate), got %d",
                                    nfiles);
+    if (want[SP__CHART_SCALING] && nfiles < 2)
+        return sp__cli_usage_error(argv[0], "scaling needs two or more FILEs (one per rank count)");
 #ifndef SP_HAVE_PLOTS
     (void)w, (void)h, (void)fit, (void)top_n, (void)dark, (void)show, (void)format, (void)dir;
     (void)sel, (void)region, (void)durations;
@@ -304,7 +308,7 @@ int sp__cmd_plot(int argc, char **argv)
             snprintf(prefix, sizeof prefix, "%d-%s-", i + 1, stem);
         sp__chart_job job = {.run = runs[i], .region = regions[i], .top_n = top_n, .dark = dark};
         for (int k = 0; !rc && k < SP__CHART_COUNT; k++) {
-            if (!want[k] || k == SP__CHART_COMPARE)
+            if (!want[k] || k == SP__CHART_COMPARE || k == SP__CHART_SCALING)
                 continue;
             if (write_chart(&po, prefix, sp__chart_name((sp__chart_kind)k), (sp__chart_kind)k,
                             &job))
@@ -322,6 +326,12 @@ int sp__cmd_plot(int argc, char **argv)
                              .base_label = stems[0],
                              .cand_label = stems[1]};
         if (write_chart(&po, "", "compare", SP__CHART_COMPARE, &job))
+            rc = SP_CLI_EXIT_FAILURE;
+    }
+    if (!rc && want[SP__CHART_SCALING]) {
+        sp__chart_job job = {.run = runs[0], .region = -1, .top_n = top_n, .dark = dark,
+                             .runs = (const sp_run *const *)runs, .nruns = (size_t)nfiles};
+        if (write_chart(&po, "", "scaling", SP__CHART_SCALING, &job))
             rc = SP_CLI_EXIT_FAILURE;
     }
     if (rc == SP_CLI_EXIT_FAILURE && *sp_last_error())

@@ -11,12 +11,14 @@
 #include "report.h"
 
 static const char report_usage[] =
-    "usage: " SP_CLI_NAME " report FILE [CANDIDATE] [-o report.html] [OPTIONS]\n\n"
+    "usage: " SP_CLI_NAME " report FILE [CANDIDATE | RUN...] [-o report.html] [OPTIONS]\n\n"
     "Write one self-contained HTML file (no network access: styles, script and\n"
     "SVG charts are inline) with an overview (regions, ranks, time span, hot\n"
     "spot by own time, imbalance and chatty-region warnings), charts, a sortable\n"
     "region table, the call tree, a per-rank table and the metadata. With a\n"
-    "second file, a comparison of FILE (base) and CANDIDATE is added.\n\n"
+    "second file, a comparison of FILE (base) and CANDIDATE is added (the\n"
+    "verdicts of `" SP_CLI_NAME " diff`); with three or more, a scaling study of\n"
+    "all of them (as `" SP_CLI_NAME " scaling`), the report's body being FILE's.\n\n"
     "Options:\n"
     "  -o, --output PATH   the HTML file (default report.html; - = standard output)\n"
     "  -t, --title TEXT    the page title\n"
@@ -86,9 +88,6 @@ int sp__cmd_report(int argc, char **argv)
     int nfiles = argc - optind;
     if (nfiles < 1)
         return sp__cli_usage_error(argv[0], "missing FILE");
-    if (nfiles > 2)
-        return sp__cli_usage_error(argv[0], "unexpected argument '%s' (at most two FILEs)",
-                                   argv[optind + 2]);
 #ifndef SP_HAVE_PLOTS
     (void)out, (void)title, (void)sel, (void)load, (void)report_body;
     (void)print_path;
@@ -99,16 +98,22 @@ int sp__cmd_report(int argc, char **argv)
     if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
         return SP_CLI_EXIT_USAGE;
     sp__report r = {.path = argv[optind], .title = title};
-    sp_run *run = load(r.path, &sel.ranks, filter), *cand = NULL;
-    int rc = run ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
-    if (!rc && nfiles == 2) {
-        r.cand_path = argv[optind + 1];
-        cand = load(r.cand_path, &sel.ranks, filter);
-        rc = cand ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
+    sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
+    int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;
+    for (int i = 0; !rc && i < nfiles; i++) {
+        runs[i] = load(argv[optind + i], &sel.ranks, filter);
+        rc = runs[i] ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
     }
+    sp_run *run = runs ? runs[0] : NULL, *cand = NULL;
     if (!rc) {
         r.run = run;
-        r.cand = cand;
+        if (nfiles == 2) {
+            r.cand_path = argv[optind + 1];
+            r.cand = cand = runs[1];
+        } else if (nfiles > 2) {
+            r.runs = (const sp_run *const *)runs;
+            r.nruns = (size_t)nfiles;
+        }
         if (sp__write_file(out, report_body, run, &r, print_path)) {
             sp__cli_error("%s", *sp_last_error() ? sp_last_error() : "cannot write the report");
             rc = SP_CLI_EXIT_FAILURE;
@@ -116,8 +121,10 @@ int sp__cmd_report(int argc, char **argv)
             rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
         }
     }
-    sp_run_free(run);
-    sp_run_free(cand);
+    (void)cand;
+    for (int i = 0; runs && i < nfiles; i++)
+        sp_run_free(runs[i]);
+    free(runs);
     sp_region_filter_free(filter);
     return rc;
 #endif

@@ -18,8 +18,9 @@
 #define VIEWER_NAME "scope-profiler-viewer"
 
 static const char view_usage[] =
-    "usage: " SP_CLI_NAME " view [VIEWER-OPTIONS] FILE [FILE2]\n\n"
-    "Open a run (or compare two: base, candidate) in " VIEWER_NAME ",\n"
+    "usage: " SP_CLI_NAME " view [VIEWER-OPTIONS] FILE [FILE2...]\n\n"
+    "Open a run (or compare two: base, candidate; or three or more runs at\n"
+    "different rank counts: a scaling study) in " VIEWER_NAME ",\n"
     "the GTK 4 desktop viewer. Every viewer option passes through (see\n"
     "`" VIEWER_NAME " --help`), e.g.\n"
     "  " SP_CLI_NAME " view --screenshot out.png --page timeline run.h5\n\n"

@@ -8,7 +8,8 @@
 #include <string.h>
 
 #include "sp_analysis.h"
-#include "sp_diff.h"
+#include "sp_compare.h"
+#include "sp_scaling.h"
 #include "sp_error.h"
 
 static const struct {
@@ -38,8 +39,12 @@ static const struct {
                               "(--region)",
                               true},
     [SP__CHART_COMPARE] = {"compare",
-                           "two runs side by side per region, change in percent, "
-                           "coloured when beyond noise (two FILEs)",
+                           "per region the change of the time per rank with its interval "
+                           "and verdict (two FILEs: base, candidate)",
+                           false},
+    [SP__CHART_SCALING] = {"scaling",
+                           "speedup and parallel efficiency per region against the rank "
+                           "count, ideal lines (two or more FILEs)",
                            false},
 };
 
@@ -123,14 +128,21 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         need = 140 + 34.0 * (double)run->nranks;
     } else if (kind == SP__CHART_COMPARE && job->cand) {
         size_t n = 0;
-        for (size_t g = 0; g < run->nregions; g++)
-            n += run->regions[g].all.calls > 0;
-        for (size_t g = 0; g < job->cand->nregions; g++)
-            n += job->cand->regions[g].all.calls > 0 &&
-                 sp_run_region_id(run, job->cand->region_names[g]) < 0;
+        if (job->cmp) {
+            n = job->cmp->n;
+        } else {
+            for (size_t g = 0; g < run->nregions; g++)
+                n += run->regions[g].all.calls > 0;
+            for (size_t g = 0; g < job->cand->nregions; g++)
+                n += job->cand->regions[g].all.calls > 0 &&
+                     sp_run_region_id(run, job->cand->region_names[g]) < 0;
+        }
         if (job->top_n > 0 && (size_t)job->top_n < n)
             n = (size_t)job->top_n;
-        need = 130 + 32.0 * (double)n;
+        /* title, subtitle, legend, axis with caption; rows of 1.75 x 12 px */
+        need = 150 + 21.0 * (double)n;
+    } else if (kind == SP__CHART_SCALING) {
+        need = max_h < 560 ? max_h : 560;
     }
     return need < MIN_FIT_H ? MIN_FIT_H : need > max_h ? max_h : need;
 }
@@ -177,43 +189,39 @@ static int draw_heatmap(cairo_t *cr, double w, double h, const sp__chart_job *jo
 static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *job,
                         const sp_plot_style *st)
 {
-    if (!job->cand)
+    if (!job->cand && !job->cmp)
         return sp__error(SP_EINVAL, "compare needs two runs");
-    sp_diff *d = sp_diff_regions(job->run, job->cand, NULL);
-    if (!d)
-        return SP_ENOMEM;
-    size_t n = d->n;
+    sp_compare *own = NULL;
+    const sp_compare *cmp = job->cmp;
+    if (!cmp) {
+        const sp_run *b = job->run, *c = job->cand;
+        cmp = own = sp_compare_runs(&b, 1, &c, 1, NULL);
+        if (!cmp)
+            return SP_ENOMEM;
+    }
+    size_t n = cmp->n;
     if (job->top_n > 0 && (size_t)job->top_n < n)
         n = (size_t)job->top_n;
-    const char **names = calloc(n + 1, sizeof *names);
-    double *b = calloc(n + 1, sizeof *b), *c = calloc(n + 1, sizeof *c);
-    bool *sig = calloc(n + 1, sizeof *sig);
+    size_t *rows = calloc(n + 1, sizeof *rows);
     int rc = SP_ENOMEM;
-    if (names && b && c && sig) {
-        for (size_t i = 0; i < n; i++) {
-            const sp_diff_entry *e = &d->entries[i];
-            names[i] = e->name;
-            b[i] = e->base;
-            c[i] = e->cand;
-            /* Only "within noise" is drawn neutral: an untested change may be real. */
-            sig[i] = e->verdict != SP_DIFF_SAME;
-        }
-        sp_compare_data data = {.n = n,
-                                .names = names,
-                                .base = b,
-                                .candidate = c,
-                                .significant = sig,
-                                .unit = "s",
-                                .base_label = job->base_label,
-                                .candidate_label = job->cand_label,
-                                .lower_is_better = true};
-        rc = sp_plot_compare(cr, w, h, &data, st);
+    if (rows) {
+        for (size_t i = 0; i < n; i++)
+            rows[i] = i; /* model order: by impact */
+        rc = sp_plot_comparison(cr, w, h, cmp, rows, n, job->base_label, job->cand_label, st);
     }
-    free(names);
-    free(b);
-    free(c);
-    free(sig);
-    sp_diff_free(d);
+    free(rows);
+    sp_compare_free(own);
+    return rc;
+}
+
+static int draw_scaling(cairo_t *cr, double w, double h, const sp__chart_job *job,
+                        const sp_plot_style *st)
+{
+    sp_scaling *s = sp_scaling_study(job->runs, job->nruns, NULL);
+    if (!s)
+        return SP_EINVAL;
+    int rc = sp_plot_scaling(cr, w, h, s, job->top_n > 0 ? (size_t)job->top_n : 8, st);
+    sp_scaling_free(s);
     return rc;
 }
 
@@ -244,6 +252,8 @@ int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__
         return sp_plot_duration_time(cr, w, h, job->run, job->region, -1, &st);
     case SP__CHART_COMPARE:
         return draw_compare(cr, w, h, job, &st);
+    case SP__CHART_SCALING:
+        return draw_scaling(cr, w, h, job, &st);
     case SP__CHART_COUNT:
         break;
     }

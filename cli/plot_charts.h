@@ -20,6 +20,7 @@ typedef enum sp__chart_kind {
     SP__CHART_HISTOGRAM,
     SP__CHART_TIMESERIES,
     SP__CHART_COMPARE,
+    SP__CHART_SCALING,
     SP__CHART_COUNT
 } sp__chart_kind;
 
@@ -39,6 +40,10 @@ typedef struct sp__chart_job {
     long top_n;        /* heatmap / compare: at most this many regions (0 = auto) */
     bool dark;         /* dark theme */
     const char *title; /* NULL: the chart's default title */
+    const struct sp_compare *cmp; /* compare: the model to draw (NULL: compare
+                                     run and cand with the defaults) */
+    const sp_run *const *runs;    /* scaling: the study's runs */
+    size_t nruns;
 } sp__chart_job;
 
 #ifdef SP_HAVE_PLOTS

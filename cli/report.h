@@ -18,6 +18,8 @@ typedef struct sp__report {
     const char *path;   /* its file */
     const sp_run *cand; /* optional second run (comparison), analyzed */
     const char *cand_path;
+    const sp_run *const *runs; /* three or more runs: a scaling study (runs[0] = run) */
+    size_t nruns;
     const char *title; /* NULL: "scope-profiler report: FILE" */
     int chart_seq;     /* numbering of inline SVGs (unique ids) */
 } sp__report;
@@ -53,6 +55,9 @@ int sp__report_tree(const sp__report *r, FILE *f);
 
 /* ---- report_compare.c ---- */
 int sp__report_compare(sp__report *r, FILE *f);
+
+/* ---- report_scaling.c ---- */
+int sp__report_scaling(sp__report *r, FILE *f);
 
 /* ---- report_svg.c (needs the plots library) ---- */
 

@@ -1,109 +1,103 @@
 /* SPDX-License-Identifier: MIT */
 /* report_compare.c - the comparison section of a two-file report: the
- * per-region diff (analysis/sp_diff.h) as a sortable table with the noise
- * verdict, regions found in one run only, and the comparison chart. */
+ * comparison model (analysis/sp_compare.h) with its header, the sortable
+ * table of verdicts, and the comparison chart drawn from the same model. */
 #include "report.h"
 
-#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
-#include "diff_format.h"
-#include "sp_diff.h"
+#include "sp_compare.h"
 #include "sp_error.h"
 
-static const char *verdict_class(sp_diff_verdict v)
+static const char *verdict_class(sp_cmp_verdict v)
 {
     switch (v) {
-    case SP_DIFF_SLOWER:
+    case SP_CMP_SLOWER:
+    case SP_CMP_NEW:
         return "bad";
-    case SP_DIFF_FASTER:
+    case SP_CMP_FASTER:
+    case SP_CMP_REMOVED:
         return "good";
-    case SP_DIFF_UP:
+    case SP_CMP_NOT_COMPARABLE:
         return "warn";
     default:
         return "";
     }
 }
 
-static void only_list(FILE *f, const sp_diff *d, sp_diff_presence which, const char *title)
+static void para(FILE *f, const char *label, const char *text)
 {
-    size_t n = 0;
-    for (size_t i = 0; i < d->n; i++)
-        n += d->entries[i].presence == which;
-    if (!n)
-        return;
-    fprintf(f, "<h3>%s (%zu)</h3>\n<ul class=\"only\">\n", title, n);
-    for (size_t i = 0; i < d->n; i++) {
-        const sp_diff_entry *e = &d->entries[i];
-        if (e->presence != which)
-            continue;
-        char t[32];
-        double v = which == SP_DIFF_ONLY_BASE ? e->base : e->cand;
-        uint64_t calls = which == SP_DIFF_ONLY_BASE ? e->base_calls : e->cand_calls;
-        fputs("<li><code>", f);
-        sp__html(f, e->name);
-        fprintf(f, "</code> %s in %" PRIu64 " call%s</li>\n", sp__fmt_dur(v, t, sizeof t), calls,
-                calls == 1 ? "" : "s");
-    }
-    fputs("</ul>\n", f);
+    fprintf(f, "<li><b>%s</b> ", label);
+    sp__html(f, text);
+    fputs("</li>\n", f);
+}
+
+static void row(FILE *f, const sp_compare *c, const sp_cmp_entry *e)
+{
+    char a[32], b[32], ch[96], imp[32], why[160], calls[96];
+    fputs("<tr><td class=\"name\">", f);
+    sp__html(f, e->name);
+    fprintf(f, "</td><td data-v=\"%.12g\">%s</td><td data-v=\"%.12g\">%s</td>",
+            e->verdict == SP_CMP_NEW ? -1 : e->base.time_mean_s,
+            e->verdict == SP_CMP_NEW ? "&ndash;" : sp_cmp_fmt_time(e->base.time_mean_s, a, sizeof a),
+            e->verdict == SP_CMP_REMOVED ? -1 : e->cand.time_mean_s,
+            e->verdict == SP_CMP_REMOVED ? "&ndash;"
+                                         : sp_cmp_fmt_time(e->cand.time_mean_s, b, sizeof b));
+    double sort_change = isfinite(e->change_pct) ? e->change_pct : 1e300;
+    fprintf(f, "<td data-v=\"%.6f\">", sort_change);
+    sp__html(f, sp_cmp_change_text(e, ch, sizeof ch));
+    sp_cmp_fmt_time(e->impact_s, imp, sizeof imp);
+    fprintf(f, "</td><td data-v=\"%.12g\">%s%s</td>", e->impact_s, e->impact_s > 0 ? "+" : "",
+            imp);
+    fprintf(f, "<td class=\"%s\">%s</td><td class=\"note\">", verdict_class(e->verdict),
+            sp_cmp_verdict_name(e->verdict));
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+    sp_cmp_calls_text(e, calls, sizeof calls);
+    if (w)
+        sp__html(f, w);
+    if (w && *calls)
+        fputs("; ", f);
+    sp__html(f, calls);
+    fputs("</td></tr>\n", f);
 }
 
 int sp__report_compare(sp__report *r, FILE *f)
 {
-    sp_diff *d = sp_diff_regions(r->run, r->cand, NULL);
-    if (!d)
+    const sp_run *b = r->run, *c = r->cand;
+    sp_compare *cmp = sp_compare_runs(&b, 1, &c, 1, NULL);
+    if (!cmp)
         return SP_ENOMEM;
+    char buf[512];
+    sp_cmp_tally t;
+    sp_compare_tally(cmp, &t);
     fputs("<section id=\"compare\"><h2>Comparison</h2>\n<p>Base <code>", f);
     sp__html(f, r->path);
     fputs("</code> against candidate <code>", f);
     sp__html(f, r->cand_path);
-    fprintf(f,
-            "</code>: total time per region. Noise: Mann-Whitney U test on the per-call "
-            "durations (alpha %g); effect = Cliff's delta (-1..+1, positive when the "
-            "candidate's calls tend to be longer). &ldquo;untested&rdquo;: too few calls, "
-            "or a changed call count.</p>\n",
-            d->alpha);
-    size_t both = 0;
-    for (size_t i = 0; i < d->n; i++)
-        both += d->entries[i].presence == SP_DIFF_IN_BOTH;
-    if (both) {
-        fputs("<table class=\"sortable\" id=\"compare-table\"><thead><tr>"
-              "<th data-type=\"text\">Region</th><th>Base</th><th>Candidate</th><th>Delta</th>"
-              "<th>Change</th><th>p-value</th><th>Effect</th><th data-type=\"text\">Verdict</th>"
-              "</tr></thead>\n<tbody>\n",
-              f);
-        for (size_t i = 0; i < d->n; i++) {
-            const sp_diff_entry *e = &d->entries[i];
-            if (e->presence != SP_DIFF_IN_BOTH)
-                continue;
-            char a[32], b[32], c[32], p[16], eff[16];
-            fputs("<tr><td class=\"name\">", f);
-            sp__html(f, e->name);
-            fprintf(f,
-                    "</td><td data-v=\"%.12g\">%s</td><td data-v=\"%.12g\">%s</td>"
-                    "<td data-v=\"%.12g\">%s%s</td><td data-v=\"%.6f\">%+.1f%%</td>",
-                    e->base, sp__fmt_dur(e->base, a, sizeof a), e->cand,
-                    sp__fmt_dur(e->cand, b, sizeof b), e->delta, e->delta > 0 ? "+" : "",
-                    sp__fmt_dur(e->delta, c, sizeof c), e->percent, e->percent);
-            /* "<0.001" is text: escaped like every other cell */
-            fprintf(f, "<td data-v=\"%.6g\">", e->noise.tested ? e->noise.p_value : 2.0);
-            sp__html(f, sp__diff_fmt_p(&e->noise, p, sizeof p));
-            fprintf(f, "</td><td data-v=\"%.4f\">", e->noise.tested ? e->noise.effect : 0);
-            sp__html(f, sp__diff_fmt_effect(&e->noise, eff, sizeof eff));
-            fputs("</td>", f);
-            fprintf(f, "<td class=\"%s\">%s</td></tr>\n", verdict_class(e->verdict),
-                    sp_diff_verdict_name(e->verdict));
-        }
+    fputs("</code>.</p>\n<ul class=\"compare-method\">\n", f);
+    para(f, "Summary:", sp_compare_tally_text(&t, buf, sizeof buf));
+    para(f, "Mode:", sp_compare_mode_text(cmp, buf, sizeof buf));
+    para(f, "Method:", sp_compare_method_text(cmp, buf, sizeof buf));
+    para(f, "Per rank:", sp_compare_ranks_text(cmp, buf, sizeof buf));
+    fputs("</ul>\n", f);
+    if (cmp->n) {
+        fprintf(f,
+                "<table class=\"sortable\" id=\"compare-table\"><thead><tr>"
+                "<th data-type=\"text\">Region</th><th>Base / rank</th><th>Candidate / rank</th>"
+                "<th>Change [%g %% CI]</th><th>Impact / rank</th>"
+                "<th data-type=\"text\">Verdict</th><th data-type=\"text\">Note</th>"
+                "</tr></thead>\n<tbody>\n",
+                100 * (1 - cmp->opts.alpha));
+        for (size_t i = 0; i < cmp->n; i++)
+            row(f, cmp, &cmp->entries[i]);
         fputs("</tbody></table>\n", f);
     } else {
-        fputs("<p class=\"note\">No region is in both runs.</p>\n", f);
+        fputs("<p class=\"note\">No regions to compare.</p>\n", f);
     }
-    only_list(f, d, SP_DIFF_ONLY_BASE, "Only in base");
-    only_list(f, d, SP_DIFF_ONLY_CAND, "Only in candidate");
-    sp_diff_free(d);
     sp__chart_job job = {.run = r->run,
                          .cand = r->cand,
+                         .cmp = cmp,
                          .region = -1,
                          .top_n = 25,
                          .base_label = "base",
@@ -111,5 +105,6 @@ int sp__report_compare(sp__report *r, FILE *f)
     int rc = sp__report_chart(r, f, SP__CHART_COMPARE, &job, 1200,
                               sp__chart_fit_height(SP__CHART_COMPARE, &job, 1200, 900));
     fputs("</section>\n", f);
+    sp_compare_free(cmp);
     return rc;
 }

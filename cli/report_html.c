@@ -213,11 +213,15 @@ int sp__report_write(sp__report *r, FILE *f)
         fputs(" compared with ", f);
         sp__html(f, r->cand_path);
     }
+    if (r->nruns > 2)
+        fprintf(f, " and %zu more runs (scaling study)", r->nruns - 1);
     fputs(" &middot; scope-profiler ", f);
     fputs(sp_version(), f);
     fputs("</p></header>\n<nav><a href=\"#overview\">Overview</a>", f);
     if (r->cand)
         fputs("<a href=\"#compare\">Comparison</a>", f);
+    if (r->nruns > 2)
+        fputs("<a href=\"#scaling\">Scaling</a>", f);
     fputs("<a href=\"#charts\">Charts</a><a href=\"#regions\">Regions</a>"
           "<a href=\"#calltree\">Call tree</a><a href=\"#ranks\">Ranks</a>"
           "<a href=\"#metadata\">Metadata</a></nav>\n<main>\n",
@@ -225,6 +229,8 @@ int sp__report_write(sp__report *r, FILE *f)
     int rc = sp__report_overview(r, f);
     if (!rc && r->cand)
         rc = sp__report_compare(r, f);
+    if (!rc && r->nruns > 2)
+        rc = sp__report_scaling(r, f);
     if (!rc)
         rc = charts(r, f);
     if (!rc) {

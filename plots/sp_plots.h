@@ -437,6 +437,35 @@ typedef struct sp_compare_data {
 int sp_plot_compare(cairo_t *cr, double w, double h, const sp_compare_data *data,
                     const sp_plot_style *st);
 
+/*
+ * The comparison model (analysis/sp_compare.h) as a chart: per region a row
+ * with its time per rank on both sides ("12.3 ms -> 15.1 ms") and the change
+ * in percent as a dot with its confidence interval against the shaded
+ * +-budget band (a forest plot), coloured by verdict: slower red, faster
+ * green, within noise grey, not comparable a hollow dot at the observed
+ * change, new / removed an arrow at the axis end. The subtitle is the
+ * model's tally of every entry (sp_compare_tally_text) and its mode, so it
+ * reads as `diff`, `check`, the report and the viewer do, whatever rows are
+ * drawn. rows[0..nrows) are the entries to draw, in that order (NULL: every
+ * entry in model order); rows that do not fit become "+ N more". Labels
+ * NULL: "base" / "candidate". 0 or SP_EINVAL / SP_ENOMEM.
+ */
+typedef struct sp_compare sp_compare;
+int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp,
+                       const size_t *rows, size_t nrows, const char *base_label,
+                       const char *cand_label, const sp_plot_style *st);
+
+/*
+ * A scaling study (analysis/sp_scaling.h): speedup (left) and parallel
+ * efficiency (right) against the rank or thread count on a log2 axis, with
+ * the ideal lines (dashed), the efficiency floor, the whole run in bold and
+ * the max_regions largest regions in their colours; the subtitle names the
+ * regions that stop scaling. 0 or SP_EINVAL / SP_ENOMEM.
+ */
+typedef struct sp_scaling sp_scaling;
+int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s,
+                    size_t max_regions, const sp_plot_style *st);
+
 /* ------------------------------------------------------------------ */
 /* Export                                                              */
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,7 @@ build_pkgs=(
 )
 test_pkgs=(
   python3-h5py                                 # cross-checks files with h5py
+  python3-scipy                                # reference values of the comparison statistics
   xvfb xauth                                   # viewer tests under xvfb-run
   imagemagick                                  # screenshot pixel checks
   tmux                                         # tui tests

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* sp-compare-page.c - the Compare page. */
+/* sp-compare-page.c - the Compare page: the comparison model of the base
+ * and candidate runs (analysis/sp_compare.h, the same verdicts and tally as
+ * `scope-profiler diff`), stacked timelines, and with more than two runs a
+ * Scaling view (analysis/sp_scaling.h). */
 #include "sp-compare-page.h"
 
 #include <math.h>
+
+#include "sp_scaling.h"
 
 #include "sp-chart-view.h"
 #include "sp-diff-item.h"
@@ -11,9 +16,10 @@
 #include "sp-viewer-format.h"
 #include "sp-viewer-screenshot.h"
 
-typedef enum { FIELD_NAME, FIELD_BASE, FIELD_CAND, FIELD_DELTA, FIELD_CHANGE, FIELD_VERDICT,
+typedef enum { FIELD_NAME, FIELD_BASE, FIELD_CAND, FIELD_CHANGE, FIELD_IMPACT, FIELD_VERDICT,
                N_FIELDS } Field;
-typedef enum { SHOW_ALL, SHOW_CHANGED, SHOW_SLOWER, SHOW_FASTER } Show;
+typedef enum { SHOW_ALL, SHOW_CHANGED, SHOW_SLOWER, SHOW_FASTER, SHOW_SAME,
+               SHOW_NOT_COMPARABLE } Show;
 
 #define MAX_BARS 60 /* regions handed to the bar chart (it says "+ N more") */
 
@@ -26,6 +32,11 @@ struct _SpComparePage {
     gboolean syncing, syncing_view;
     guint diff_generation; /* of the comparison being computed */
     SpChart *current_chart;
+    SpCompareBox *cmp;     /* the comparison shown (NULL while computing) */
+    sp_scaling *scaling;   /* with more than two runs */
+    char *summary_text;    /* the tally as plain text (for tests) */
+    guint nruns_seen;      /* the session's runs when last shown */
+    gpointer runs_seen;
 
     GListStore *store;
     GtkCustomFilter *filter;
@@ -41,6 +52,11 @@ struct _SpComparePage {
     GtkColumnView *column_view;
     GtkColumnViewColumn *columns[N_FIELDS];
     SpChartView *bars;
+    GtkWidget *view_bar;
+    GtkLabel *view_label;
+    GtkStack *views;
+    SpChartView *scaling_chart;
+    GtkGrid *scaling_grid;
 };
 
 static void page_iface_init(SpPageInterface *iface);
@@ -50,52 +66,58 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SpComparePage, sp_compare_page, GTK_TYPE_WIDGET,
 
 /* ---- table ---- */
 
-static double field_value(const sp_diff_entry *e, Field f)
+static double field_value(const sp_cmp_entry *e, Field f)
 {
     switch (f) {
-    case FIELD_BASE: return e->base;
-    case FIELD_CAND: return e->cand;
-    case FIELD_DELTA: return e->delta;
-    case FIELD_CHANGE: return isfinite(e->percent) ? e->percent : 1e300;
+    case FIELD_BASE: return e->verdict == SP_CMP_NEW ? -1 : e->base.time_mean_s;
+    case FIELD_CAND: return e->verdict == SP_CMP_REMOVED ? -1 : e->cand.time_mean_s;
+    case FIELD_CHANGE: return isfinite(e->change_pct) ? e->change_pct : 1e300;
+    case FIELD_IMPACT: return fabs(e->impact_s);
     case FIELD_VERDICT: return e->verdict;
     default: return 0;
     }
 }
 
+/* The same words and numbers as `scope-profiler diff` (analysis' text). */
 static char *cell_text(gpointer item, gpointer data)
 {
-    const sp_diff_entry *e = sp_diff_item_get_entry(item);
+    const sp_cmp_entry *e = sp_diff_item_get_entry(item);
+    char buf[96];
     switch ((Field)GPOINTER_TO_INT(data)) {
     case FIELD_BASE:
-        return e->presence == SP_DIFF_ONLY_CAND ? g_strdup("—") : sp_format_duration(e->base);
+        return g_strdup(e->verdict == SP_CMP_NEW ? "—"
+                                                 : sp_cmp_fmt_time(e->base.time_mean_s, buf, sizeof buf));
     case FIELD_CAND:
-        return e->presence == SP_DIFF_ONLY_BASE ? g_strdup("—") : sp_format_duration(e->cand);
-    case FIELD_DELTA: return sp_format_duration_delta(e->delta);
-    case FIELD_CHANGE: return sp_format_percent_change(e->percent / 100.0);
-    case FIELD_VERDICT: return g_strdup(sp_diff_verdict_name(e->verdict));
+        return g_strdup(e->verdict == SP_CMP_REMOVED
+                            ? "—"
+                            : sp_cmp_fmt_time(e->cand.time_mean_s, buf, sizeof buf));
+    case FIELD_CHANGE: return g_strdup(sp_cmp_change_text(e, buf, sizeof buf));
+    case FIELD_IMPACT:
+        sp_cmp_fmt_time(e->impact_s, buf, sizeof buf);
+        return g_strdup_printf("%s%s", e->impact_s > 0 ? "+" : "", buf);
+    case FIELD_VERDICT: return g_strdup(sp_cmp_verdict_name(e->verdict));
     default: return NULL;
     }
 }
 
-/* Beyond noise (or new / removed) is coloured; untested moves are plain. */
-static gboolean is_slower(const sp_diff_entry *e)
+static gboolean is_slower(const sp_cmp_entry *e)
 {
-    return e->verdict == SP_DIFF_SLOWER || e->verdict == SP_DIFF_ADDED;
+    return e->verdict == SP_CMP_SLOWER || e->verdict == SP_CMP_NEW;
 }
 
-static gboolean is_faster(const sp_diff_entry *e)
+static gboolean is_faster(const sp_cmp_entry *e)
 {
-    return e->verdict == SP_DIFF_FASTER || e->verdict == SP_DIFF_REMOVED;
+    return e->verdict == SP_CMP_FASTER || e->verdict == SP_CMP_REMOVED;
 }
 
 static const char *cell_class(gpointer item, gpointer data)
 {
-    const sp_diff_entry *e = sp_diff_item_get_entry(item);
+    const sp_cmp_entry *e = sp_diff_item_get_entry(item);
     if (is_slower(e))
         return "sp-slower";
     if (is_faster(e))
         return "sp-faster";
-    return e->verdict == SP_DIFF_SAME ? "dim-label" : NULL;
+    return "dim-label";
 }
 
 static const char *cell_name(gpointer item, gpointer data)
@@ -106,8 +128,8 @@ static const char *cell_name(gpointer item, gpointer data)
 static int compare_items(gconstpointer a, gconstpointer b, gpointer data)
 {
     Field f = GPOINTER_TO_INT(data);
-    const sp_diff_entry *x = sp_diff_item_get_entry((SpDiffItem *)a);
-    const sp_diff_entry *y = sp_diff_item_get_entry((SpDiffItem *)b);
+    const sp_cmp_entry *x = sp_diff_item_get_entry((SpDiffItem *)a);
+    const sp_cmp_entry *y = sp_diff_item_get_entry((SpDiffItem *)b);
     if (f != FIELD_NAME) {
         double u = field_value(x, f), v = field_value(y, f);
         if (u != v)
@@ -119,15 +141,36 @@ static int compare_items(gconstpointer a, gconstpointer b, gpointer data)
 static gboolean filter_item(gpointer item, gpointer data)
 {
     SpComparePage *self = data;
-    const sp_diff_entry *e = sp_diff_item_get_entry(item);
+    const sp_cmp_entry *e = sp_diff_item_get_entry(item);
     gboolean slower = is_slower(e), faster = is_faster(e);
     if ((self->show == SHOW_CHANGED && !slower && !faster) ||
-        (self->show == SHOW_SLOWER && !slower) || (self->show == SHOW_FASTER && !faster))
+        (self->show == SHOW_SLOWER && !slower) || (self->show == SHOW_FASTER && !faster) ||
+        (self->show == SHOW_SAME && e->verdict != SP_CMP_SAME) ||
+        (self->show == SHOW_NOT_COMPARABLE && e->verdict != SP_CMP_NOT_COMPARABLE))
         return FALSE;
     if (!self->needle)
         return TRUE;
     g_autofree char *name = g_utf8_casefold(e->name, -1);
     return strstr(name, self->needle) != NULL;
+}
+
+/* The verdict and change cells say why in a tooltip (the reason `diff`
+ * prints in its note column, and a changed call count). */
+static void note_tooltip_bind(GtkSignalListItemFactory *f, GtkListItem *li, gpointer data)
+{
+    GtkWidget *label = gtk_list_item_get_child(li);
+    SpDiffItem *item = gtk_list_item_get_item(li);
+    if (!label || !item)
+        return;
+    const sp_cmp_entry *e = sp_diff_item_get_entry(item);
+    char why[160], calls[96], method[512];
+    const char *w = sp_cmp_why_text(sp_diff_item_get_compare(item), e, why, sizeof why);
+    sp_cmp_calls_text(e, calls, sizeof calls);
+    g_autofree char *tip = g_strdup_printf("%s%s%s", w ? w : "", w && *calls ? "; " : "", calls);
+    if (!*tip && (e->verdict == SP_CMP_SLOWER || e->verdict == SP_CMP_FASTER))
+        g_free(tip), tip = g_strdup(sp_compare_method_text(sp_diff_item_get_compare(item), method,
+                                                           sizeof method));
+    gtk_widget_set_tooltip_text(label, *tip ? tip : NULL);
 }
 
 static void refilter(SpComparePage *self)
@@ -153,62 +196,55 @@ static void on_show_changed(GtkDropDown *dropdown, GParamSpec *pspec, SpCompareP
 
 /* ---- bars ---- */
 
+/* The comparison chart of the rows the table shows, in its order; its
+ * subtitle is the tally of the whole comparison (as the summary label). */
 static int draw_bars(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
 {
     SpComparePage *self = data;
     if (!self->base || !self->cand)
         return sp_plot_draw_empty(cr, w, h, st, "Open two runs to compare them");
+    if (!self->cmp)
+        return sp_plot_draw_empty(cr, w, h, st, "Comparing…");
     GListModel *rows = G_LIST_MODEL(self->sorted);
     guint n = MIN(g_list_model_get_n_items(rows), MAX_BARS);
-    if (n == 0)
-        return sp_plot_draw_empty(cr, w, h, st, "No region matches the filter");
-    const char **names = g_new0(const char *, n);
-    double *b = g_new0(double, n), *c = g_new0(double, n);
-    bool *sig = g_new0(bool, n);
+    size_t *idx = g_new0(size_t, n + 1);
     for (guint i = 0; i < n; i++) {
         g_autoptr(SpDiffItem) item = g_list_model_get_item(rows, i);
-        const sp_diff_entry *e = sp_diff_item_get_entry(item);
-        names[i] = e->name;
-        b[i] = e->base;
-        c[i] = e->cand;
-        sig[i] = is_slower(e) || is_faster(e);
+        idx[i] = sp_diff_item_get_index(item);
     }
-    sp_compare_data d = {
-        .n = n, .names = names, .base = b, .candidate = c, .significant = sig, .unit = "s",
-        .base_label = sp_run_document_get_display_name(self->base),
-        .candidate_label = sp_run_document_get_display_name(self->cand),
-        .lower_is_better = true,
-    };
-    int rc = sp_plot_compare(cr, w, h, &d, st);
-    g_free(names);
-    g_free(b);
-    g_free(c);
-    g_free(sig);
+    int rc = sp_plot_comparison(cr, w, h, *self->cmp, idx, n,
+                                sp_run_document_get_display_name(self->base),
+                                sp_run_document_get_display_name(self->cand), st);
+    g_free(idx);
     return rc;
 }
 
 /* ---- runs ---- */
 
-static void update_summary(SpComparePage *self, const sp_diff_entry *entries, size_t n)
+/* The tally every surface prints (sp_compare_tally_text), slower and
+ * faster coloured, and the mode. */
+static void update_summary(SpComparePage *self, const sp_compare *cmp)
 {
-    int slower = 0, faster = 0, same = 0, untested = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (is_slower(&entries[i]))
-            slower++;
-        else if (is_faster(&entries[i]))
-            faster++;
-        else if (entries[i].verdict == SP_DIFF_SAME)
-            same++;
-        else
-            untested++;
-    }
-    g_autofree char *extra = untested ? g_strdup_printf(" · %d too few calls to test", untested)
-                                      : g_strdup("");
-    g_autofree char *text = g_strdup_printf(
-        "<span foreground='#c01c28'><b>%d</b> slower</span> · "
-        "<span foreground='#26a269'><b>%d</b> faster</span> · %d within noise%s",
-        slower, faster, same, extra);
-    gtk_label_set_markup(self->summary_label, text);
+    sp_cmp_tally t;
+    sp_compare_tally(cmp, &t);
+    char tally[256], mode[160];
+    sp_compare_tally_text(&t, tally, sizeof tally);
+    sp_compare_mode_text(cmp, mode, sizeof mode);
+    g_free(self->summary_text);
+    self->summary_text = g_strdup(tally);
+    g_autofree char *esc = g_markup_escape_text(tally, -1);
+    g_autofree char *slower = g_strdup_printf("%zu slower", t.n[SP_CMP_SLOWER]);
+    g_autofree char *faster = g_strdup_printf("%zu faster", t.n[SP_CMP_FASTER]);
+    /* The text starts "N slower · M faster": colour those two. */
+    const char *rest = esc + strlen(slower) + strlen(" · ") + strlen(faster);
+    g_autofree char *markup = g_strdup_printf(
+        "<span foreground='#c01c28'><b>%s</b></span> · <span foreground='#26a269'><b>%s</b></span>%s"
+        "  <span alpha='60%%'>· %s</span>",
+        slower, faster, rest, mode);
+    gtk_label_set_markup(self->summary_label, markup);
+    char method[512];
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->summary_label),
+                                sp_compare_method_text(cmp, method, sizeof method));
 }
 
 static void on_selected_region(SpSession *session, GParamSpec *pspec, SpComparePage *self);
@@ -226,17 +262,17 @@ static void diff_job_free(gpointer p)
     g_free(job);
 }
 
-/* Total time per region, the noise test on the per-call durations of both
- * runs (analysis/sp_diff.h). */
+/* The comparison model with its defaults, as `scope-profiler diff BASE
+ * CAND` computes it. */
 static void diff_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
     DiffJob *job = data;
-    sp_diff *diff = sp_diff_regions(sp_run_document_get_run(job->base),
-                                    sp_run_document_get_run(job->cand), NULL);
-    if (!diff)
+    const sp_run *b = sp_run_document_get_run(job->base), *c = sp_run_document_get_run(job->cand);
+    sp_compare *cmp = sp_compare_runs(&b, 1, &c, 1, NULL);
+    if (!cmp)
         g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sp_last_error());
     else
-        g_task_return_pointer(task, diff, (GDestroyNotify)sp_diff_free);
+        g_task_return_pointer(task, cmp, (GDestroyNotify)sp_compare_free);
 }
 
 static void on_diff_done(GObject *source, GAsyncResult *result, gpointer data)
@@ -244,35 +280,146 @@ static void on_diff_done(GObject *source, GAsyncResult *result, gpointer data)
     SpComparePage *self = SP_COMPARE_PAGE(source);
     DiffJob *job = g_task_get_task_data(G_TASK(result));
     g_autoptr(GError) error = NULL;
-    sp_diff *diff = g_task_propagate_pointer(G_TASK(result), &error);
+    sp_compare *cmp = g_task_propagate_pointer(G_TASK(result), &error);
     sp_viewer_work_end();
     /* Replaced by a newer comparison, or the page is gone. */
     if (job->generation != self->diff_generation || !self->base) {
-        sp_diff_free(diff);
+        sp_compare_free(cmp);
         return;
     }
-    if (!diff) {
+    if (!cmp) {
         gtk_label_set_text(self->summary_label, error->message);
         return;
     }
+    g_clear_pointer(&self->cmp, sp_compare_box_unref);
+    self->cmp = sp_compare_box_new(cmp);
     GPtrArray *items = g_ptr_array_new_with_free_func(g_object_unref);
-    for (size_t i = 0; i < diff->n; i++)
-        g_ptr_array_add(items, sp_diff_item_new(&diff->entries[i], G_OBJECT(job->base),
-                                                G_OBJECT(job->cand)));
+    for (size_t i = 0; i < cmp->n; i++)
+        g_ptr_array_add(items, sp_diff_item_new(self->cmp, i));
     g_list_store_splice(self->store, 0, 0, items->pdata, items->len);
     g_ptr_array_unref(items);
-    update_summary(self, diff->entries, diff->n);
-    sp_diff_free(diff);
+    update_summary(self, cmp);
     gtk_widget_queue_draw(GTK_WIDGET(self->bars));
     /* Rows arrived after the selection: show it. */
     on_selected_region(self->session, NULL, self);
 }
 
+/* ---- scaling ---- */
+
+static int draw_scaling(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
+{
+    SpComparePage *self = data;
+    if (!self->scaling)
+        return sp_plot_draw_empty(cr, w, h, st, "Open three or more runs for a scaling study");
+    return sp_plot_scaling(cr, w, h, self->scaling, 8, st);
+}
+
+static void grid_cell(GtkGrid *g, int col, int row, const char *text, gboolean numeric,
+                      const char *css)
+{
+    GtkWidget *l = gtk_label_new(text);
+    gtk_label_set_xalign(GTK_LABEL(l), numeric ? 1 : 0);
+    if (numeric)
+        gtk_widget_add_css_class(l, "numeric");
+    if (css)
+        gtk_widget_add_css_class(l, css);
+    gtk_grid_attach(g, l, col, row, 1, 1);
+}
+
+#define SCALING_ROWS 30 /* regions listed in the table */
+
+/* The study as a table: per region and run the count, time per rank,
+ * speedup and efficiency; where it stops scaling in red. */
+static void fill_scaling_grid(SpComparePage *self)
+{
+    GtkWidget *child;
+    while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->scaling_grid))))
+        gtk_grid_remove(self->scaling_grid, child);
+    const sp_scaling *s = self->scaling;
+    if (!s)
+        return;
+    const char *heads[] = {"Region", sp_scaling_axis_name(s->opts.axis), "Time / rank",
+                           "Max / rank", "Speedup", "Efficiency"};
+    for (int c = 0; c < 6; c++)
+        grid_cell(self->scaling_grid, c, 0, heads[c], c > 0, "heading");
+    int row = 1;
+    size_t nreg = MIN(s->nregions, SCALING_ROWS);
+    for (size_t g = 0; g <= nreg; g++) {
+        const sp_scaling_point *pt = g == 0 ? s->whole : s->regions[g - 1].pt;
+        for (size_t j = 0; j < s->nruns; j++, row++) {
+            char a[32] = "—", b[32] = "—", num[32];
+            if (pt[j].present) {
+                sp_cmp_fmt_time(pt[j].time_mean_s, a, sizeof a);
+                sp_cmp_fmt_time(pt[j].time_max_s, b, sizeof b);
+            }
+            bool stop = g > 0 && s->regions[g - 1].stops && j >= s->regions[g - 1].stop_at;
+            grid_cell(self->scaling_grid, 0, row,
+                      j ? "" : g == 0 ? "(whole run)" : s->regions[g - 1].name, FALSE,
+                      j ? NULL : "heading");
+            snprintf(num, sizeof num, "%g", s->p[j]);
+            grid_cell(self->scaling_grid, 1, row, num, TRUE, NULL);
+            grid_cell(self->scaling_grid, 2, row, a, TRUE, NULL);
+            grid_cell(self->scaling_grid, 3, row, b, TRUE, NULL);
+            snprintf(num, sizeof num, isfinite(pt[j].speedup) ? "%.2f" : "—", pt[j].speedup);
+            grid_cell(self->scaling_grid, 4, row, num, TRUE, NULL);
+            snprintf(num, sizeof num, isfinite(pt[j].efficiency) ? "%.2f" : "—",
+                     pt[j].efficiency);
+            grid_cell(self->scaling_grid, 5, row, num, TRUE, stop ? "sp-slower" : NULL);
+        }
+    }
+    if (s->nregions > nreg) {
+        g_autofree char *more = g_strdup_printf("+ %zu more regions (scope-profiler scaling "
+                                                "lists them all)",
+                                                s->nregions - nreg);
+        grid_cell(self->scaling_grid, 0, row, more, FALSE, "dim-label");
+    }
+}
+
+/* With more than two runs: the study of all of them, shown first. */
+static void update_scaling(SpComparePage *self, SpSession *session)
+{
+    g_clear_pointer(&self->scaling, sp_scaling_free);
+    guint n = sp_session_get_n_runs(session);
+    gtk_widget_set_visible(self->view_bar, n > 2);
+    if (n > 2) {
+        const sp_run **runs = g_new0(const sp_run *, n);
+        for (guint i = 0; i < n; i++)
+            runs[i] = sp_run_document_get_run(sp_session_get_run(session, i));
+        self->scaling = sp_scaling_study(runs, n, NULL);
+        g_free(runs);
+        char stops[512] = "";
+        if (self->scaling)
+            sp_scaling_stops_text(self->scaling, stops, sizeof stops);
+        g_autofree char *text =
+            !self->scaling ? g_strdup_printf("No scaling study: %s", sp_last_error())
+            : *stops       ? g_strdup_printf("%u runs · stop scaling (efficiency < %.2f): %s", n,
+                                             self->scaling->opts.min_efficiency, stops)
+                           : g_strdup_printf("%u runs · every region keeps efficiency ≥ %.2f", n,
+                                             self->scaling->opts.min_efficiency);
+        gtk_label_set_text(self->view_label, text);
+        gtk_stack_set_visible_child_name(self->views, "scaling");
+    } else {
+        gtk_stack_set_visible_child_name(self->views, "comparison");
+    }
+    fill_scaling_grid(self);
+    gtk_widget_queue_draw(GTK_WIDGET(self->scaling_chart));
+}
+
 static void on_runs(SpSession *session, GParamSpec *pspec, SpComparePage *self)
 {
+    /* base, candidate and runs are notified together: act once per change. */
+    guint n = sp_session_get_n_runs(session);
+    if (pspec && self->base == sp_session_get_base(session) &&
+        self->cand == sp_session_get_candidate(session) && self->nruns_seen == n &&
+        self->runs_seen == (gpointer)sp_session_get_run(session, n ? n - 1 : 0))
+        return;
+    self->nruns_seen = n;
+    self->runs_seen = sp_session_get_run(session, n ? n - 1 : 0);
+    update_scaling(self, session);
     g_set_object(&self->base, sp_session_get_base(session));
     g_set_object(&self->cand, sp_session_get_candidate(session));
     g_list_store_remove_all(self->store);
+    g_clear_pointer(&self->cmp, sp_compare_box_unref);
     self->diff_generation++; /* drop any comparison in flight */
     sp_timeline_chart_set_document(self->base_chart, self->base);
     sp_timeline_chart_set_document(self->cand_chart, self->cand);
@@ -292,7 +439,7 @@ static void on_runs(SpSession *session, GParamSpec *pspec, SpComparePage *self)
     gtk_label_set_text(self->base_label, bl);
     gtk_label_set_text(self->cand_label, cl);
 
-    /* The noise test ranks every call of both runs: off the main thread. */
+    /* The model sorts every call of both runs: off the main thread. */
     gtk_label_set_text(self->summary_label, "Comparing…");
     DiffJob *job = g_new0(DiffJob, 1);
     job->base = g_object_ref(self->base);
@@ -387,6 +534,7 @@ static void set_session(SpPage *page, SpSession *session)
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_runs), self, 0);
     g_signal_connect_object(session, "notify::candidate", G_CALLBACK(on_runs), self, 0);
+    g_signal_connect_object(session, "notify::runs", G_CALLBACK(on_runs), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
                             self, 0);
     on_runs(session, NULL, self);
@@ -412,6 +560,20 @@ static void page_iface_init(SpPageInterface *iface)
 
 GListModel *sp_compare_page_get_rows(SpComparePage *self) { return G_LIST_MODEL(self->sorted); }
 
+const char *sp_compare_page_get_summary(SpComparePage *self) { return self->summary_text; }
+
+const sp_compare *sp_compare_page_get_compare(SpComparePage *self)
+{
+    return self->cmp ? *self->cmp : NULL;
+}
+
+const sp_scaling *sp_compare_page_get_scaling(SpComparePage *self) { return self->scaling; }
+
+void sp_compare_page_show_view(SpComparePage *self, const char *name)
+{
+    gtk_stack_set_visible_child_name(self->views, name);
+}
+
 /* ---- object ---- */
 
 static void sp_compare_page_dispose(GObject *object)
@@ -423,6 +585,9 @@ static void sp_compare_page_dispose(GObject *object)
     g_clear_object(&self->base);
     g_clear_object(&self->cand);
     g_clear_pointer(&self->needle, g_free);
+    g_clear_pointer(&self->cmp, sp_compare_box_unref);
+    g_clear_pointer(&self->scaling, sp_scaling_free);
+    g_clear_pointer(&self->summary_text, g_free);
     G_OBJECT_CLASS(sp_compare_page_parent_class)->dispose(object);
 }
 
@@ -444,12 +609,17 @@ static void sp_compare_page_class_init(SpComparePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpComparePage, verdict_dropdown);
     gtk_widget_class_bind_template_child(wc, SpComparePage, column_view);
     gtk_widget_class_bind_template_child(wc, SpComparePage, bars);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, view_bar);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, view_label);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, views);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_chart);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_grid);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpComparePage, id, field)
     COL("col_name", FIELD_NAME);
     COL("col_base", FIELD_BASE);
     COL("col_cand", FIELD_CAND);
-    COL("col_delta", FIELD_DELTA);
     COL("col_change", FIELD_CHANGE);
+    COL("col_impact", FIELD_IMPACT);
     COL("col_verdict", FIELD_VERDICT);
 #undef COL
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
@@ -466,9 +636,12 @@ static void sp_compare_page_init(SpComparePage *self)
             sp_column_set_region(self->columns[f], cell_name, NULL, FALSE);
         else
             sp_column_set_text_full(self->columns[f], cell_text,
-                                    f >= FIELD_DELTA ? cell_class : NULL, GINT_TO_POINTER(f),
+                                    f >= FIELD_CHANGE ? cell_class : NULL, GINT_TO_POINTER(f),
                                     f != FIELD_VERDICT);
         sp_column_set_compare(self->columns[f], compare_items, GINT_TO_POINTER(f));
+        if (f == FIELD_VERDICT || f == FIELD_CHANGE)
+            g_signal_connect(gtk_column_view_column_get_factory(self->columns[f]), "bind",
+                             G_CALLBACK(note_tooltip_bind), NULL);
     }
     self->store = g_list_store_new(SP_TYPE_DIFF_ITEM);
     self->filter = gtk_custom_filter_new(filter_item, self, NULL);
@@ -476,7 +649,7 @@ static void sp_compare_page_init(SpComparePage *self)
     self->sorted = gtk_sort_list_model_new(G_LIST_MODEL(self->filtered),
                                            g_object_ref(gtk_column_view_get_sorter(self->column_view)));
     self->selection = sp_column_view_show(self->column_view, G_LIST_MODEL(self->sorted),
-                                          self->columns[FIELD_DELTA]);
+                                          self->columns[FIELD_IMPACT]);
     /* The bars follow the table's order and filter. */
     g_signal_connect_swapped(self->sorted, "items-changed", G_CALLBACK(gtk_widget_queue_draw),
                              self->bars);
@@ -489,9 +662,11 @@ static void sp_compare_page_init(SpComparePage *self)
     g_signal_connect(self->base_chart, "call-activated", G_CALLBACK(on_call_activated), self);
     g_signal_connect(self->cand_chart, "call-activated", G_CALLBACK(on_call_activated), self);
     sp_chart_view_set_draw_func(self->bars, draw_bars, self, NULL);
+    sp_chart_view_set_draw_func(self->scaling_chart, draw_scaling, self, NULL);
     sp_timeline_chart_attach_scrollbar(self->base_chart, self->base_vscrollbar);
     sp_timeline_chart_attach_scrollbar(self->cand_chart, self->cand_vscrollbar);
     sp_page_track_chart(GTK_WIDGET(self->base_chart), &self->current_chart);
     sp_page_track_chart(GTK_WIDGET(self->cand_chart), &self->current_chart);
     sp_page_track_chart(GTK_WIDGET(self->bars), &self->current_chart);
+    sp_page_track_chart(GTK_WIDGET(self->scaling_chart), &self->current_chart);
 }

@@ -5,6 +5,7 @@
 struct _SpSession {
     GObject parent_instance;
     SpRunDocument *base, *candidate;
+    GPtrArray *runs; /* every open run (SpRunDocument), base first */
     char *selected_region;
     /* Region colours of the runs shown (sp_colors.h: one map for base and
      * candidate). Replaced maps are kept until the session ends: charts
@@ -15,7 +16,7 @@ struct _SpSession {
 
 G_DEFINE_FINAL_TYPE(SpSession, sp_session, G_TYPE_OBJECT)
 
-enum { PROP_0, PROP_BASE, PROP_CANDIDATE, PROP_SELECTED_REGION, N_PROPS };
+enum { PROP_0, PROP_BASE, PROP_CANDIDATE, PROP_RUNS, PROP_SELECTED_REGION, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void sp_session_dispose(GObject *object)
@@ -23,6 +24,7 @@ static void sp_session_dispose(GObject *object)
     SpSession *self = SP_SESSION(object);
     g_clear_object(&self->base);
     g_clear_object(&self->candidate);
+    g_clear_pointer(&self->runs, g_ptr_array_unref);
     G_OBJECT_CLASS(sp_session_parent_class)->dispose(object);
 }
 
@@ -41,6 +43,7 @@ static void sp_session_get_property(GObject *object, guint id, GValue *value, GP
     switch (id) {
     case PROP_BASE: g_value_set_object(value, self->base); break;
     case PROP_CANDIDATE: g_value_set_object(value, self->candidate); break;
+    case PROP_RUNS: g_value_set_uint(value, sp_session_get_n_runs(self)); break;
     case PROP_SELECTED_REGION: g_value_set_string(value, self->selected_region); break;
     default: G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
     }
@@ -70,6 +73,8 @@ static void sp_session_class_init(SpSessionClass *klass)
     properties[PROP_CANDIDATE] = g_param_spec_object("candidate", NULL, NULL,
                                                      SP_TYPE_RUN_DOCUMENT,
                                                      G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+    properties[PROP_RUNS] = g_param_spec_uint("runs", NULL, "number of open runs", 0, G_MAXUINT,
+                                              0, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
     properties[PROP_SELECTED_REGION] = g_param_spec_string(
         "selected-region", NULL, NULL, NULL,
         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
@@ -88,15 +93,40 @@ SpRunDocument *sp_session_get_candidate(SpSession *self) { return self->candidat
 
 void sp_session_set_runs(SpSession *self, SpRunDocument *base, SpRunDocument *candidate)
 {
+    SpRunDocument *docs[2] = {base, candidate};
+    sp_session_set_run_list(self, docs, candidate ? 2 : (base ? 1 : 0));
+}
+
+guint sp_session_get_n_runs(SpSession *self)
+{
+    return self->runs ? self->runs->len : 0;
+}
+
+SpRunDocument *sp_session_get_run(SpSession *self, guint i)
+{
+    return self->runs && i < self->runs->len ? g_ptr_array_index(self->runs, i) : NULL;
+}
+
+void sp_session_set_run_list(SpSession *self, SpRunDocument *const *docs, guint n)
+{
     g_return_if_fail(SP_IS_SESSION(self));
-    /* The colours first: pages redraw when notified of the new runs. */
-    const sp_run *runs[2] = {base ? sp_run_document_get_run(base) : NULL,
-                             candidate ? sp_run_document_get_run(candidate) : NULL};
-    sp_color_map *colors = sp_color_map_new(runs, 2); /* NULL (ENOMEM): hash colours */
+    SpRunDocument *base = n > 0 ? docs[0] : NULL, *candidate = n > 1 ? docs[1] : NULL;
+    /* The colours first: pages redraw when notified of the new runs. One
+     * map over every open run, so a region has one colour everywhere. */
+    const sp_run **runs = g_new0(const sp_run *, n + 1);
+    for (guint i = 0; i < n; i++)
+        runs[i] = docs[i] ? sp_run_document_get_run(docs[i]) : NULL;
+    sp_color_map *colors = sp_color_map_new(runs, n); /* NULL (ENOMEM): hash colours */
+    g_free(runs);
     if (self->colors)
         g_ptr_array_add(self->old_colors, self->colors);
     g_atomic_pointer_set(&self->colors, colors);
     g_object_freeze_notify(G_OBJECT(self));
+    g_clear_pointer(&self->runs, g_ptr_array_unref);
+    self->runs = g_ptr_array_new_with_free_func(g_object_unref);
+    for (guint i = 0; i < n; i++)
+        g_ptr_array_add(self->runs, g_object_ref(docs[i]));
+    g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_RUNS]);
     if (g_set_object(&self->base, base))
         g_object_notify_by_pspec(G_OBJECT(self), properties[PROP_BASE]);
     if (g_set_object(&self->candidate, candidate))

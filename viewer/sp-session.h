@@ -2,7 +2,7 @@
 /*
  * sp-session.h - what a window shows: the base run, an optional candidate run
  * (comparison), and the selected region, shared by every page. Pages listen
- * to notify::base / ::candidate / ::selected-region. Regions are selected by
+ * to notify::base / ::candidate / ::runs / ::selected-region. Regions are selected by
  * name, so a selection carries over between the two runs of a comparison.
  */
 #ifndef SP_SESSION_H
@@ -22,6 +22,13 @@ SpRunDocument *sp_session_get_candidate(SpSession *self);
 /* Replaces both runs at once (candidate may be NULL); clears the selection if
  * the selected region is not in the new base run. */
 void sp_session_set_runs(SpSession *self, SpRunDocument *base, SpRunDocument *candidate);
+
+/* Every run open in the window, in the order given (a scaling study when
+ * there are more than two): docs[0] is the base, docs[1] the candidate.
+ * Notifies "runs" (after base / candidate). n >= 1. */
+void sp_session_set_run_list(SpSession *self, SpRunDocument *const *docs, guint n);
+guint sp_session_get_n_runs(SpSession *self);
+SpRunDocument *sp_session_get_run(SpSession *self, guint i);
 
 const char *sp_session_get_selected_region(SpSession *self);
 void sp_session_set_selected_region(SpSession *self, const char *name);

@@ -235,16 +235,10 @@ static void sp_viewer_application_open(GApplication *app, GFile **files, int n_f
         sp_viewer_benchmark_start(GTK_APPLICATION(app), path, on_benchmark_done, self);
         return;
     }
-    if (n_files > 2) {
-        g_printerr("scope-profiler-viewer: give one run to explore, or two (base, candidate) "
-                   "to compare; got %d files\n", n_files);
-        self->exit_status = 2;
-        return;
-    }
     SpViewerWindow *win = new_window(self);
     g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), self);
     gtk_window_present(GTK_WINDOW(win));
-    sp_viewer_window_open(win, files[0], n_files > 1 ? files[1] : NULL);
+    sp_viewer_window_open_list(win, files, (guint)n_files);
 }
 
 /* ---- app actions ---- */
@@ -306,10 +300,11 @@ static void sp_viewer_application_class_init(SpViewerApplicationClass *klass)
 static void sp_viewer_application_init(SpViewerApplication *self)
 {
     g_application_add_main_option_entries(G_APPLICATION(self), option_entries);
-    g_application_set_option_context_parameter_string(G_APPLICATION(self), "[FILE [FILE2]]");
+    g_application_set_option_context_parameter_string(G_APPLICATION(self), "[FILE [FILE2...]]");
     g_application_set_option_context_summary(
         G_APPLICATION(self),
-        "Explore a scope-profiler run (one FILE) or compare two runs (base FILE, candidate FILE2).");
+        "Explore a scope-profiler run (one FILE), compare two runs (base FILE, candidate FILE2),\n"
+        "or study the scaling of three or more runs (one per rank or thread count).");
     g_action_map_add_action_entries(G_ACTION_MAP(self), app_actions, G_N_ELEMENTS(app_actions),
                                     self);
 }

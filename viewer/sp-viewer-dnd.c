@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sp-viewer-dnd.c - files dropped on a window: one explores it, two compare
- * them (first = base). */
+ * them (first = base), more make a scaling study. */
 #include "sp-viewer-window-private.h"
 
 static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, double y,
@@ -12,10 +12,16 @@ static gboolean on_drop(GtkDropTarget *target, const GValue *value, double x, do
     guint n = g_slist_length(files);
     if (n == 0)
         return FALSE;
-    if (n > 2)
-        sp_viewer_window_show_banner(self, "Drop one run to explore it, or two to compare them: "
-                                           "the first two were opened.");
-    sp_viewer_window_open_files(self, files->data, n > 1 ? files->next->data : NULL);
+    if (n <= 2) {
+        sp_viewer_window_open_files(self, files->data, n > 1 ? files->next->data : NULL);
+        return TRUE;
+    }
+    GFile **list = g_new(GFile *, n);
+    guint i = 0;
+    for (GSList *l = files; l; l = l->next)
+        list[i++] = l->data;
+    sp_viewer_window_open_list(self, list, n);
+    g_free(list);
     return TRUE;
 }
 

@@ -17,9 +17,10 @@ struct _SpViewerWindow {
     GCancellable *cancellable;
     guint pulse_source;
 
-    /* A load of two files finishes when both have. */
-    GFile *pending_files[2];
-    SpRunDocument *pending_docs[2];
+    /* A load of several files finishes when all have. */
+    GFile **pending_files;       /* n_pending entries */
+    SpRunDocument **pending_docs; /* n_pending slots, filled as loads finish */
+    guint n_pending;
     int pending_count;
 
     /* Template children. */

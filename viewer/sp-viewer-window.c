@@ -83,7 +83,15 @@ static void update_titles(SpViewerWindow *self)
     }
     const sp_run *run = sp_run_document_get_run(base);
     g_autofree char *title = NULL, *subtitle = NULL;
-    if (cand) {
+    guint nruns = sp_session_get_n_runs(self->session);
+    if (nruns > 2) {
+        title = g_strdup_printf("Scaling study: %u runs", nruns);
+        GString *names = g_string_new(NULL);
+        for (guint i = 0; i < nruns; i++)
+            g_string_append_printf(names, "%s%s", i ? ", " : "",
+                                   sp_run_document_get_display_name(sp_session_get_run(self->session, i)));
+        subtitle = g_string_free(names, FALSE);
+    } else if (cand) {
         /* The names go in the subtitle: its smaller font fits both. */
         title = g_strdup("Comparison");
         subtitle = g_strdup_printf("%s → %s", sp_run_document_get_display_name(base),
@@ -200,25 +208,44 @@ static gboolean pulse(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
+void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *const *docs,
+                                        guint n)
+{
+    g_return_if_fail(SP_IS_VIEWER_WINDOW(self));
+    g_return_if_fail(n >= 1 && docs[0] != NULL);
+    g_clear_pointer(&self->error, g_free);
+    sp_session_set_run_list(self->session, docs, n);
+    gtk_stack_page_set_visible(self->compare_stack_page, n > 1);
+    update_titles(self);
+    for (guint i = 0; i < n; i++)
+        add_recent(self, docs[i]);
+    set_state(self, SP_VIEWER_WINDOW_READY);
+    if (n > 1 && self->state == SP_VIEWER_WINDOW_READY)
+        gtk_stack_set_visible_child_name(self->pages, "compare");
+}
+
 void sp_viewer_window_set_documents(SpViewerWindow *self, SpRunDocument *base,
                                     SpRunDocument *candidate)
 {
-    g_return_if_fail(SP_IS_VIEWER_WINDOW(self));
-    g_return_if_fail(base != NULL);
-    g_clear_pointer(&self->error, g_free);
-    sp_session_set_runs(self->session, base, candidate);
-    gtk_stack_page_set_visible(self->compare_stack_page, candidate != NULL);
-    update_titles(self);
-    add_recent(self, base);
-    add_recent(self, candidate);
-    set_state(self, SP_VIEWER_WINDOW_READY);
-    if (candidate && self->state == SP_VIEWER_WINDOW_READY)
-        gtk_stack_set_visible_child_name(self->pages, "compare");
+    SpRunDocument *docs[2] = {base, candidate};
+    sp_viewer_window_set_document_list(self, docs, candidate ? 2 : 1);
+}
+
+/* Drop the files and documents of a load. */
+static void clear_pending(SpViewerWindow *self)
+{
+    for (guint i = 0; i < self->n_pending; i++) {
+        g_clear_object(&self->pending_files[i]);
+        g_clear_object(&self->pending_docs[i]);
+    }
+    g_clear_pointer(&self->pending_files, g_free);
+    g_clear_pointer(&self->pending_docs, g_free);
+    self->n_pending = 0;
 }
 
 static void finish_load(SpViewerWindow *self, GError *error)
 {
-    for (int i = 0; i < 2; i++)
+    for (guint i = 0; i < self->n_pending; i++)
         g_clear_object(&self->pending_files[i]);
     if (error) {
         g_free(self->error);
@@ -226,10 +253,9 @@ static void finish_load(SpViewerWindow *self, GError *error)
         gtk_label_set_text(self->error_label, error->message);
         set_state(self, SP_VIEWER_WINDOW_FAILED);
     } else {
-        sp_viewer_window_set_documents(self, self->pending_docs[0], self->pending_docs[1]);
+        sp_viewer_window_set_document_list(self, self->pending_docs, self->n_pending);
     }
-    for (int i = 0; i < 2; i++)
-        g_clear_object(&self->pending_docs[i]);
+    clear_pending(self);
     g_clear_object(&self->cancellable);
     g_signal_emit(self, signals[SIGNAL_LOAD_FINISHED], 0, error == NULL);
 }
@@ -262,26 +288,27 @@ static void on_loaded(GObject *source, GAsyncResult *result, gpointer user_data)
     g_free(ld);
 }
 
-void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate)
+void sp_viewer_window_open_list(SpViewerWindow *self, GFile *const *files, guint n)
 {
     g_return_if_fail(SP_IS_VIEWER_WINDOW(self));
-    g_return_if_fail(G_IS_FILE(base));
+    g_return_if_fail(n >= 1 && G_IS_FILE(files[0]));
     if (self->cancellable)
         g_cancellable_cancel(self->cancellable);
     g_clear_object(&self->cancellable);
-    for (int i = 0; i < 2; i++) {
-        g_clear_object(&self->pending_docs[i]);
-        g_clear_object(&self->pending_files[i]);
-    }
+    clear_pending(self);
     self->cancellable = g_cancellable_new();
-    self->pending_files[0] = g_object_ref(base);
-    self->pending_files[1] = candidate ? g_object_ref(candidate) : NULL;
-    self->pending_count = candidate ? 2 : 1;
+    self->pending_files = g_new0(GFile *, n);
+    self->pending_docs = g_new0(SpRunDocument *, n);
+    self->n_pending = n;
+    for (guint i = 0; i < n; i++)
+        self->pending_files[i] = g_object_ref(files[i]);
+    self->pending_count = (int)n;
 
-    g_autofree char *name0 = g_file_get_basename(base);
-    g_autofree char *name1 = candidate ? g_file_get_basename(candidate) : NULL;
-    g_autofree char *text = candidate ? g_strdup_printf("Loading %s and %s…", name0, name1)
-                                      : g_strdup_printf("Loading %s…", name0);
+    g_autofree char *name0 = g_file_get_basename(files[0]);
+    g_autofree char *name1 = n > 1 ? g_file_get_basename(files[1]) : NULL;
+    g_autofree char *text = n > 2    ? g_strdup_printf("Loading %u runs…", n)
+                            : n == 2 ? g_strdup_printf("Loading %s and %s…", name0, name1)
+                                     : g_strdup_printf("Loading %s…", name0);
     gtk_label_set_text(self->loading_label, text);
     gtk_progress_bar_set_fraction(self->loading_progress, 0);
     gtk_spinner_start(self->loading_spinner);
@@ -289,13 +316,19 @@ void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate)
         self->pulse_source = g_timeout_add(80, pulse, self);
     set_state(self, SP_VIEWER_WINDOW_LOADING);
 
-    for (int i = 0; i < self->pending_count; i++) {
+    for (guint i = 0; i < n; i++) {
         LoadData *ld = g_new0(LoadData, 1);
         ld->self = g_object_ref(self);
-        ld->slot = i;
+        ld->slot = (int)i;
         ld->cancellable = g_object_ref(self->cancellable);
         sp_run_document_load_async(self->pending_files[i], self->cancellable, on_loaded, ld);
     }
+}
+
+void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate)
+{
+    GFile *files[2] = {base, candidate};
+    sp_viewer_window_open_list(self, files, candidate ? 2 : 1);
 }
 
 /* Called by the cancel action. */
@@ -375,10 +408,7 @@ static void sp_viewer_window_dispose(GObject *object)
     if (self->cancellable)
         g_cancellable_cancel(self->cancellable);
     g_clear_object(&self->cancellable);
-    for (int i = 0; i < 2; i++) {
-        g_clear_object(&self->pending_docs[i]);
-        g_clear_object(&self->pending_files[i]);
-    }
+    clear_pending(self);
     gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_VIEWER_WINDOW);
     g_clear_object(&self->session);
     G_OBJECT_CLASS(sp_viewer_window_parent_class)->dispose(object);

@@ -28,9 +28,17 @@ SpViewerWindow *sp_viewer_window_new(GtkApplication *app);
  * thread, showing the loading page; "load-finished" is emitted after. */
 void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate);
 
+/* Load n >= 1 files (the first the base, the second the candidate; more
+ * than two make a scaling study on the Compare page). */
+void sp_viewer_window_open_list(SpViewerWindow *self, GFile *const *files, guint n);
+
 /* Show already loaded runs (candidate may be NULL). */
 void sp_viewer_window_set_documents(SpViewerWindow *self, SpRunDocument *base,
                                     SpRunDocument *candidate);
+
+/* Show n >= 1 already loaded runs (see sp_viewer_window_open_list). */
+void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *const *docs,
+                                        guint n);
 
 SpViewerWindowState sp_viewer_window_get_state(SpViewerWindow *self);
 /* The one-line reason of the last failed load, or NULL. */

@@ -21,10 +21,19 @@
  * wrong_layout.h5  an HDF5 file that is no run (one dataset "/data")
  * bad_shape.h5  the Python per-region layout with 3 start times and 2 end
  *               times (wrongly shaped)
+ * repeats/base/run1..4.h5, repeats/same/run1..4.h5   as base (other seeds)
+ * repeats/slower/run1..4.h5                          kernel +20 %
+ * ranks1.h5, ranks8.h5  "work" (60 calls of ~2 ms per rank) on 1 and 8
+ *               ranks, and "io" on rank 0 only: the same per rank
+ * calls2x.h5    as ranks1.h5 with 120 calls of "work"
+ * scale1.h5, scale2.h5, scale4.h5  a strong-scaling study: "divided"
+ *               (80 ms of work split over the ranks), "replicated" (20 ms
+ *               on every rank), "halo" (a little more with more ranks)
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <hdf5.h>
 
@@ -146,6 +155,51 @@ static int write_hdf5(const char *dir, const char *name, int shape)
     return rc;
 }
 
+/* "work" on every rank (calls of ~dur_ms), "io" on rank 0 (40 x 0.5 ms). */
+static sp_run *per_rank_run(uint64_t seed, size_t nranks, int calls, double dur_ms)
+{
+    sy_rng rng = {seed};
+    sy_calls l = {0};
+    for (size_t r = 0; r < nranks; r++) {
+        int64_t at = 0;
+        for (int i = 0; i < calls; i++) {
+            int64_t d = (int64_t)sy_normal(&rng, dur_ms * SY_MS, 0.02 * dur_ms * SY_MS);
+            sy_add(&l, (int)r, 0, "work", at, at + d);
+            at += d + 1000;
+        }
+        for (int i = 0; r == 0 && i < 40; i++, at += 600000)
+            sy_add(&l, 0, 0, "io", at, at + (int64_t)sy_normal(&rng, 0.5 * SY_MS, 0.01 * SY_MS));
+    }
+    sp_run *run = sy_build(&l, nranks);
+    free(l.c);
+    return run;
+}
+
+/* One run of a strong-scaling study on nranks ranks (see the header). */
+static sp_run *scaling_run(size_t nranks)
+{
+    sy_rng rng = {nranks};
+    sy_calls l = {0};
+    for (size_t r = 0; r < nranks; r++) {
+        int64_t at = 0;
+        for (int i = 0; i < 10; i++) {
+            double j = 1 + 0.01 * (2 * sy_uniform(&rng) - 1);
+            int64_t d = (int64_t)(8 * SY_MS / (double)nranks * j);
+            sy_add(&l, (int)r, 0, "divided", at, at + d);
+            at += d;
+            d = (int64_t)(2 * SY_MS * j);
+            sy_add(&l, (int)r, 0, "replicated", at, at + d);
+            at += d;
+            d = (int64_t)(0.2 * SY_MS * (1 + 0.25 * (double)(nranks - 1)) * j);
+            sy_add(&l, (int)r, 0, "halo", at, at + d);
+            at += d;
+        }
+    }
+    sp_run *run = sy_build(&l, nranks);
+    free(l.c);
+    return run;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2 && argc != 3) {
@@ -203,6 +257,27 @@ int main(int argc, char **argv)
 
     fails += write_run(chatty_run(), dir, "chatty.h5");
     fails += write_run(lines_run(), dir, "lines.h5");
+    char sub[4096];
+    static const char *const kinds[] = {"base", "same", "slower"};
+    for (int k = 0; k < 3; k++) {
+        snprintf(sub, sizeof sub, "%s/repeats", dir);
+        mkdir(sub, 0777);
+        snprintf(sub, sizeof sub, "%s/repeats/%s", dir, kinds[k]);
+        mkdir(sub, 0777);
+        for (int i = 1; i <= 4; i++) {
+            sy_spec_init(&s, 1000 + 10 * (uint64_t)k + (uint64_t)i);
+            s.kernel_factor = k == 2 ? 1.20 : 1.0;
+            char name[32];
+            snprintf(name, sizeof name, "run%d.h5", i);
+            fails += write_run(sy_make(&s), sub, name);
+        }
+    }
+    fails += write_run(per_rank_run(11, 1, 60, 2.0), dir, "ranks1.h5");
+    fails += write_run(per_rank_run(12, 8, 60, 2.0), dir, "ranks8.h5");
+    fails += write_run(per_rank_run(13, 1, 120, 2.0), dir, "calls2x.h5");
+    fails += write_run(scaling_run(1), dir, "scale1.h5");
+    fails += write_run(scaling_run(2), dir, "scale2.h5");
+    fails += write_run(scaling_run(4), dir, "scale4.h5");
     fails += write_hdf5(dir, "wrong_layout.h5", 0);
     fails += write_hdf5(dir, "bad_shape.h5", 1);
     return fails ? 1 : 0;

@@ -14,10 +14,10 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 touch only-run.h5 notes.txt
 lines=("scope-profiler ex" "scope-profiler export js" "scope-profiler export chr"
-       "scope-profiler plot --format s" "scope-profiler export --un" "scope-profiler diff --met"
+       "scope-profiler plot --format s" "scope-profiler export --un" "scope-profiler diff --estim"
        "scope-profiler summary " "scope-profiler inspect --sort ow")
 want=("scope-profiler export " "scope-profiler export json " "scope-profiler export chrome-trace "
-      "scope-profiler plot --format svg " "scope-profiler export --unit=" "scope-profiler diff --metric="
+      "scope-profiler plot --format svg " "scope-profiler export --unit=" "scope-profiler diff --estimator="
       "scope-profiler summary only-run.h5 " "scope-profiler inspect --sort own ")
 if [ "$with_viewer" = 1 ]; then
   lines+=("scope-profiler-viewer --page ti" "scope-profiler-viewer --scr")

@@ -19,6 +19,7 @@
 #include "sp-viewer-application.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-window.h"
+#include "sp_scaling.h"
 #include "sp_test.h"
 
 static const char *base_path, *cand_path, *out_dir;
@@ -347,7 +348,7 @@ static void test_estimates_marked(void)
 
 /* ---- comparison ---- */
 
-static const sp_diff_entry *diff_row(GListModel *rows, const char *name)
+static const sp_cmp_entry *diff_row(GListModel *rows, const char *name)
 {
     for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
         g_autoptr(SpDiffItem) item = g_list_model_get_item(rows, i);
@@ -357,32 +358,106 @@ static const sp_diff_entry *diff_row(GListModel *rows, const char *name)
     return NULL;
 }
 
+/* Iterate until the Compare page has its comparison, at most 30 s. */
+static gboolean wait_compared(SpComparePage *page)
+{
+    gboolean timed_out = FALSE;
+    guint id = g_timeout_add(30000, on_timeout, &timed_out);
+    while (!sp_compare_page_get_summary(page) && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(id);
+    return sp_compare_page_get_summary(page) != NULL;
+}
+
 static void test_compare(void)
 {
     SpViewerWindow *win = open_window(base_path, cand_path);
     ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
     ASSERT(sp_session_get_candidate(sp_viewer_window_get_session(win)) != NULL);
     ASSERT_STREQ(sp_viewer_window_get_page(win), "compare");
-    GListModel *rows =
-        sp_compare_page_get_rows(SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare")));
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    GListModel *rows = sp_compare_page_get_rows(page);
     /* The comparison is computed in a worker thread. */
-    gboolean timed_out = FALSE;
-    guint id = g_timeout_add(30000, on_timeout, &timed_out);
-    while (g_list_model_get_n_items(rows) == 0 && !timed_out)
-        g_main_context_iteration(NULL, TRUE);
-    if (!timed_out)
-        g_source_remove(id);
+    ASSERT(wait_compared(page));
     /* The sample candidate: compute 30 % faster, exchange 40 % slower, a new
      * region "save_state". */
-    const sp_diff_entry *kernel = diff_row(rows, "kernel");
-    const sp_diff_entry *exchange = diff_row(rows, "exchange");
-    const sp_diff_entry *added = diff_row(rows, "save_state");
+    const sp_cmp_entry *kernel = diff_row(rows, "kernel");
+    const sp_cmp_entry *exchange = diff_row(rows, "exchange");
+    const sp_cmp_entry *added = diff_row(rows, "save_state");
     ASSERT(kernel && exchange && added);
-    ASSERT_EQ_I(kernel->verdict, SP_DIFF_FASTER);
-    ASSERT(kernel->percent < -20 && kernel->percent > -40);
-    ASSERT_EQ_I(exchange->verdict, SP_DIFF_SLOWER);
-    ASSERT(exchange->percent > 30 && exchange->percent < 50);
-    ASSERT_EQ_I(added->verdict, SP_DIFF_ADDED);
+    ASSERT_EQ_I(kernel->verdict, SP_CMP_FASTER);
+    ASSERT(kernel->change_pct < -20 && kernel->change_pct > -40);
+    ASSERT_EQ_I(exchange->verdict, SP_CMP_SLOWER);
+    ASSERT(exchange->change_pct > 30 && exchange->change_pct < 50);
+    ASSERT_EQ_I(added->verdict, SP_CMP_NEW);
+    /* The summary is the model's own tally. */
+    sp_cmp_tally t;
+    sp_compare_tally(sp_compare_page_get_compare(page), &t);
+    char tally[256];
+    ASSERT_STREQ(sp_compare_page_get_summary(page), sp_compare_tally_text(&t, tally, sizeof tally));
+    /* Filtering by verdict: "Slower" keeps slower and new rows only. */
+    GtkDropDown *dd = GTK_DROP_DOWN(gtk_widget_get_template_child(
+        GTK_WIDGET(page), SP_TYPE_COMPARE_PAGE, "verdict_dropdown"));
+    ASSERT(dd);
+    gtk_drop_down_set_selected(dd, 2);
+    ASSERT_EQ_I(g_list_model_get_n_items(rows), t.n[SP_CMP_SLOWER] + t.n[SP_CMP_NEW]);
+    gtk_drop_down_set_selected(dd, 0);
+    ASSERT_EQ_I(g_list_model_get_n_items(rows), t.total);
+    /* Two runs: no scaling study. */
+    ASSERT(sp_compare_page_get_scaling(page) == NULL);
+    close_window(win);
+}
+
+/* Prints the viewer's scaling study of three runs as CSV rows like
+ * `scope-profiler scaling --csv -` ("viewer scaling: region,p,speedup,
+ * efficiency"), and checks the Scaling view is the one shown. */
+static const char *scaling_files[3];
+static void test_print_scaling(void)
+{
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    GFile *files[3];
+    for (int i = 0; i < 3; i++)
+        files[i] = g_file_new_for_path(scaling_files[i]);
+    sp_viewer_window_open_list(win, files, 3);
+    wait_for(&done, 30000);
+    g_signal_handler_disconnect(win, id);
+    for (int i = 0; i < 3; i++)
+        g_object_unref(files[i]);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT_EQ_I(sp_session_get_n_runs(sp_viewer_window_get_session(win)), 3);
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "compare");
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    const sp_scaling *s = sp_compare_page_get_scaling(page);
+    ASSERT(s != NULL);
+    GtkStack *views = GTK_STACK(gtk_widget_get_template_child(GTK_WIDGET(page),
+                                                              SP_TYPE_COMPARE_PAGE, "views"));
+    ASSERT_STREQ(gtk_stack_get_visible_child_name(views), "scaling");
+    for (size_t g = 0; g < s->nregions; g++)
+        for (size_t j = 0; j < s->nruns; j++)
+            printf("viewer scaling: %s,%g,%.2f,%.2f\n", s->regions[g].name, s->p[j],
+                   s->regions[g].pt[j].speedup, s->regions[g].pt[j].efficiency);
+    close_window(win);
+}
+
+/* Prints the viewer's tally for a pair (BASE CAND) as "viewer summary: ..."
+ * so a script can compare it with the CLI's and the report's. */
+static const char *agree_base, *agree_cand;
+static void test_print_summary(void)
+{
+    if (!agree_base)
+        return;
+    SpViewerWindow *win = open_window(agree_base, agree_cand);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    ASSERT(wait_compared(page));
+    const sp_compare *cmp = sp_compare_page_get_compare(page);
+    printf("viewer summary: %s\n", sp_compare_page_get_summary(page));
+    for (size_t i = 0; i < cmp->n; i++)
+        printf("viewer verdict: %s %s\n", cmp->entries[i].name,
+               sp_cmp_verdict_name(cmp->entries[i].verdict));
     close_window(win);
 }
 
@@ -491,8 +566,34 @@ static void test_window_size_remembered(void)
 
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--summary") == 0) {
+        /* test_viewer_widgets --summary BASE CAND: only print the tally. */
+        agree_base = argv[2];
+        agree_cand = argv[3];
+        int gtk_argc = 1;
+        char **gtk_argv = argv;
+        gtk_test_init(&gtk_argc, &gtk_argv, NULL);
+        sp_viewer_ensure_resources();
+        sp_viewer_settings_set_enabled(FALSE);
+        RUN(test_print_summary);
+        return sp_test_summary();
+    }
+    if (argc == 5 && strcmp(argv[1], "--scaling") == 0) {
+        /* test_viewer_widgets --scaling RUN1 RUN2 RUN3: print the study. */
+        for (int i = 0; i < 3; i++)
+            scaling_files[i] = argv[2 + i];
+        int gtk_argc = 1;
+        char **gtk_argv = argv;
+        gtk_test_init(&gtk_argc, &gtk_argv, NULL);
+        sp_viewer_ensure_resources();
+        sp_viewer_settings_set_enabled(FALSE);
+        RUN(test_print_scaling);
+        return sp_test_summary();
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR\n");
+        fprintf(stderr, "usage: test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR\n"
+                        "       test_viewer_widgets --scaling RUN1.h5 RUN2.h5 RUN3.h5\n"
+                        "       test_viewer_widgets --summary BASE.h5 CANDIDATE.h5\n");
         return 2;
     }
     base_path = argv[1];

@@ -1,0 +1,648 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_compare.c - the comparison model (see sp_compare.h): read each run's
+ * per-rank figures per key, estimate each key's ratio with its interval,
+ * decide the verdict, order the entries.
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "sp_compare.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_compare_keys.h"
+#include "sp_compare_stats.h"
+#include "sp_error.h"
+
+#define NS_TO_S 1e-9
+
+void sp_compare_options_init(sp_compare_options *o)
+{
+    if (!o)
+        return;
+    memset(o, 0, sizeof *o);
+    o->estimator = SP_CMP_EST_QUANTILE;
+    o->quantile = 0.25;
+    o->alpha = 0.05;
+    o->min_change_pct = 10;
+    o->min_time_s = 1e-4;
+    o->min_share_pct = 1;
+    o->own = true;
+}
+
+void sp_compare_free(sp_compare *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        free(c->entries[i].name);
+    free(c->entries);
+    free(c);
+}
+
+static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
+{
+    if (nb == 0 || nc == 0)
+        return sp__error(SP_EINVAL, "compare: no %s run", nb == 0 ? "base" : "candidate");
+    if (!(o->alpha > 0 && o->alpha < 1))
+        return sp__error(SP_EINVAL, "compare: alpha %g is not between 0 and 1", o->alpha);
+    if (!(o->quantile > 0 && o->quantile < 1) ||
+        (o->estimator != SP_CMP_EST_QUANTILE && o->estimator != SP_CMP_EST_HL))
+        return sp__error(SP_EINVAL, "compare: bad estimator or quantile %g", o->quantile);
+    if (!(o->min_change_pct >= 0) || !(o->min_time_s >= 0) || !(o->min_share_pct >= 0))
+        return sp__error(SP_EINVAL, "compare: negative threshold");
+    return 0;
+}
+
+/* ---------------------------------------------------------------- sides */
+
+/* Average the figures of key k over the runs of a side that have it; loc:
+ * the typical call (s) of each run and key, nkeys per run. */
+static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double *loc,
+                    size_t nkeys, sp_cmp_side *s)
+{
+    memset(s, 0, sizeof *s);
+    for (size_t j = 0; j < nr; j++) {
+        const sp__cmp_fig *f = &runs[j].fig[k];
+        if (!f->calls)
+            continue;
+        s->per_call_s += loc[j * nkeys + (size_t)k];
+        s->typical_time_s += loc[j * nkeys + (size_t)k] * f->calls_per_rank;
+        s->runs++;
+        s->calls += f->calls;
+        s->calls_per_rank += f->calls_per_rank;
+        s->time_mean_s += f->time_mean_s;
+        s->time_max_s += f->time_max_s;
+        if (f->ranks > s->ranks)
+            s->ranks = f->ranks;
+    }
+    if (s->runs) {
+        s->calls_per_rank /= s->runs;
+        s->time_mean_s /= s->runs;
+        s->time_max_s /= s->runs;
+        s->per_call_s /= s->runs;
+        s->typical_time_s /= s->runs;
+    }
+}
+
+/* ---------------------------------------------------------------- tests */
+
+/* log of a duration in ns (a 0 ns call counts as 1 ns). */
+static double log_ns(int64_t v)
+{
+    return log(v > 1 ? (double)v : 1.0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t group_size(const sp__cmp_samples *sm, size_t g)
+{
+    return sm->off[g + 1] - sm->off[g];
+}
+
+/* Log durations of key k's calls into x, sorted; their count. */
+static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
+{
+    size_t n = 0;
+    for (size_t st = 0; st < sm->nstrata; st++) {
+        size_t g = (size_t)k * sm->nstrata + st, o = sm->off[g];
+        for (size_t i = 0; i < group_size(sm, g); i++)
+            x[n++] = log_ns(sm->val[o + i]);
+    }
+    if (sm->nstrata > 1) /* strata are sorted each: sort the whole */
+        qsort(x, n, sizeof *x, cmp_double);
+    return n;
+}
+
+/* A key's calls in a run as a sorted sample of log durations, read from
+ * its strata (per rank, each sorted) without merging them: the value of a
+ * call of stratum st is log(duration) - off[st] (off NULL: 0). */
+typedef struct strata {
+    const sp__cmp_samples *sm;
+    int32_t k;
+    const double *off;
+    size_t n;
+} strata;
+
+static void strata_init(strata *t, const sp__cmp_samples *sm, int32_t k, const double *off)
+{
+    t->sm = sm;
+    t->k = k;
+    t->off = off;
+    t->n = sm->off[((size_t)k + 1) * sm->nstrata] - sm->off[(size_t)k * sm->nstrata];
+}
+
+static double strata_value(const strata *t, size_t st, size_t i)
+{
+    size_t g = (size_t)t->k * t->sm->nstrata + st;
+    return log_ns(t->sm->val[t->sm->off[g] + i]) - (t->off ? t->off[st] : 0);
+}
+
+/* Values <= v in stratum st (binary search: log is monotone). */
+static size_t strata_count_le(const strata *t, size_t st, double v)
+{
+    size_t lo = 0, hi = group_size(t->sm, (size_t)t->k * t->sm->nstrata + st);
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strata_value(t, st, mid) <= v)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The i-th smallest value (0-based): directly with one stratum, else by
+ * bisection on the value with counts by binary search in every stratum,
+ * snapped to the smallest actual value above the bracket. */
+static double strata_at(const void *ctx, size_t i)
+{
+    const strata *t = ctx;
+    size_t ns = t->sm->nstrata;
+    if (ns == 1)
+        return strata_value(t, 0, i);
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t st = 0; st < ns; st++) {
+        size_t c = group_size(t->sm, (size_t)t->k * ns + st);
+        if (!c)
+            continue;
+        lo = fmin(lo, strata_value(t, st, 0));
+        hi = fmax(hi, strata_value(t, st, c - 1));
+    }
+    lo -= fmax(1.0, fabs(lo)) * 1e-9; /* count(lo) = 0 <= i < count(hi) = n */
+    for (int it = 0; it < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(hi)); it++) {
+        double mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi)
+            break;
+        size_t cnt = 0;
+        for (size_t st = 0; st < ns; st++)
+            cnt += strata_count_le(t, st, mid);
+        if (cnt >= i + 1)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    double best = hi;
+    for (size_t st = 0; st < ns; st++) {
+        size_t j = strata_count_le(t, st, lo);
+        if (j < group_size(t->sm, (size_t)t->k * ns + st))
+            best = fmin(best, strata_value(t, st, j));
+    }
+    return best;
+}
+
+/* The typical call (s) of key k: the quantile of the log durations (so a
+ * geometric interpolation), or the median for HL. 0 without calls. */
+static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o)
+{
+    strata t;
+    strata_init(&t, sm, k, NULL);
+    if (!t.n)
+        return 0;
+    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : o->quantile;
+    double h = q * (double)(t.n - 1);
+    size_t lo = (size_t)floor(h);
+    double v = strata_at(&t, lo);
+    if (lo + 1 < t.n)
+        v += (h - (double)lo) * (strata_at(&t, lo + 1) - v);
+    return exp(v) * NS_TO_S;
+}
+
+/* The base's median log call of key k on each rank (the stratum's), or
+ * pooled where the base has no call on a rank: the normalisers of a
+ * stratified comparison. norm has nstrata entries. */
+static void strata_medians(const sp__cmp_samples *sb, int32_t k, double *norm)
+{
+    strata t;
+    strata_init(&t, sb, k, NULL);
+    double pooled = 0;
+    if (t.n)
+        pooled = 0.5 * (strata_at(&t, (t.n - 1) / 2) + strata_at(&t, t.n / 2));
+    for (size_t st = 0; st < sb->nstrata; st++) {
+        size_t g = (size_t)k * sb->nstrata + st, c = group_size(sb, g);
+        const int64_t *v = sb->val + sb->off[g];
+        norm[st] = c ? 0.5 * (log_ns(v[(c - 1) / 2]) + log_ns(v[c / 2])) : pooled;
+    }
+}
+
+/* Both runs have the same ranks: each call's log duration relative to the
+ * base's median call of that key on that rank, so that systematic
+ * differences between ranks (imbalance, waiting) do not blur the shift that
+ * all ranks share. A rank where the base has no such call uses the base's
+ * median over all ranks. */
+static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, int32_t k,
+                         const double *norm, double *xb, size_t *nb, double *xc, size_t *nc)
+{
+    size_t mb = 0, mc = 0;
+    for (size_t st = 0; st < sb->nstrata; st++) {
+        size_t g = (size_t)k * sb->nstrata + st;
+        size_t ob = sb->off[g], cb = group_size(sb, g), oc = sc->off[g], cc = group_size(sc, g);
+        for (size_t i = 0; i < cb; i++)
+            xb[mb++] = log_ns(sb->val[ob + i]) - norm[st];
+        for (size_t i = 0; i < cc; i++)
+            xc[mc++] = log_ns(sc->val[oc + i]) - norm[st];
+    }
+    qsort(xb, mb, sizeof *xb, cmp_double);
+    qsort(xc, mc, sizeof *xc, cmp_double);
+    *nb = mb;
+    *nc = mc;
+}
+
+/* One run per side: the estimator's shift of the log per-call durations.
+ * xb, xc: scratch for the logs (as many as the key's calls). */
+static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
+                      int32_t k, const sp_compare_options *o, double *xb, double *xc,
+                      double *norm)
+{
+    bool by_rank = sb->nstrata > 1 && sb->nstrata == sc->nstrata;
+    if (by_rank)
+        strata_medians(sb, k, norm);
+    sp__shift_ci s;
+    if (o->estimator == SP_CMP_EST_HL) {
+        /* HL needs every value: materialize (sorted logs). */
+        size_t nb, nc;
+        if (by_rank) {
+            logs_by_rank(sb, sc, k, norm, xb, &nb, xc, &nc);
+        } else {
+            nb = logs_of(sb, k, xb);
+            nc = logs_of(sc, k, xc);
+        }
+        int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
+        if (rc)
+            return rc;
+    } else {
+        /* A few order statistics of each side, read in place. */
+        strata tb, tc;
+        strata_init(&tb, sb, k, by_rank ? norm : NULL);
+        strata_init(&tc, sc, k, by_rank ? norm : NULL);
+        sp__sorted xs = {tb.n, strata_at, &tb}, ys = {tc.n, strata_at, &tc};
+        sp__quantile_shift_acc(&xs, &ys, o->quantile, o->alpha, &s);
+    }
+    /* Time per rank = calls per rank x time per call: the count ratio is
+     * exact (no sampling noise), the per-call ratio carries the interval. */
+    double counts = e->cand.calls_per_rank / e->base.calls_per_rank;
+    if (s.ok) {
+        e->tested = true;
+        e->ratio = exp(s.estimate) * counts;
+        e->ratio_lo = exp(s.lo) * counts;
+        e->ratio_hi = exp(s.hi) * counts;
+        e->p_value = s.p_value;
+    }
+    return 0;
+}
+
+/* Repeated runs: Welch on the log of each run's robust time per rank
+ * (typical call x calls per rank). */
+static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const sp__cmp_run *cr,
+                      size_t nc, int32_t k, const double *locb, const double *locc, size_t nkeys,
+                      double alpha, double *xb, double *xc)
+{
+    for (size_t j = 0; j < nb; j++)
+        xb[j] = log(fmax(locb[j * nkeys + (size_t)k] * br[j].fig[k].calls_per_rank, 1e-12));
+    for (size_t j = 0; j < nc; j++)
+        xc[j] = log(fmax(locc[j * nkeys + (size_t)k] * cr[j].fig[k].calls_per_rank, 1e-12));
+    sp__welch_ci w;
+    sp__welch(xb, nb, xc, nc, alpha, &w);
+    if (w.ok) {
+        e->tested = true;
+        e->ratio = exp(w.estimate);
+        e->ratio_lo = exp(w.lo);
+        e->ratio_hi = exp(w.hi);
+        e->p_value = w.p_value;
+    }
+}
+
+/* ---------------------------------------------------------------- verdict */
+
+static void decide(sp_cmp_entry *e, const sp_compare *c)
+{
+    const sp_compare_options *o = &c->opts;
+    e->change_pct = 100 * (e->ratio - 1);
+    e->impact_s = (e->ratio - 1) * e->base.typical_time_s;
+    if (!e->tested) {
+        e->verdict = SP_CMP_NOT_COMPARABLE;
+        return;
+    }
+    e->change_lo_pct = 100 * (e->ratio_lo - 1);
+    e->change_hi_pct = 100 * (e->ratio_hi - 1);
+    bool clear = e->ratio_lo > 1 || e->ratio_hi < 1;
+    double impact = fabs(e->impact_s);
+    e->verdict = SP_CMP_SAME;
+    if (!clear)
+        e->why = SP_CMP_WHY_NOT_CLEAR;
+    else if (!(fabs(e->change_pct) > o->min_change_pct))
+        e->why = SP_CMP_WHY_SMALL_CHANGE;
+    else if (impact < o->min_time_s)
+        e->why = SP_CMP_WHY_SMALL_TIME;
+    else if (impact < o->min_share_pct / 100 * c->base_share_s)
+        e->why = SP_CMP_WHY_SMALL_SHARE;
+    else
+        e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+}
+
+/* What the comparison is built from (freed once the entries are filled). */
+typedef struct work {
+    sp__cmp_keys keys;
+    sp__cmp_run *br, *cr;
+    sp__cmp_samples sb, sc; /* one run per side: every call, kept */
+    double *locb, *locc;    /* typical call per run and key (nkeys per run) */
+    double *xb, *xc;        /* scratch for HL's logs */
+    double *norm;           /* scratch: per-rank normalisers */
+} work;
+
+/* Fill entry e of key k. */
+static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k)
+{
+    size_t nb = c->nbase, nc = c->ncand, nkeys = w->keys.n;
+    const sp__cmp_run *br = w->br, *cr = w->cr;
+    side_of(br, nb, k, w->locb, nkeys, &e->base);
+    side_of(cr, nc, k, w->locc, nkeys, &e->cand);
+    e->p_value = 1;
+    if (!e->base.runs) {
+        e->verdict = SP_CMP_NEW;
+        e->change_pct = INFINITY;
+        e->impact_s = e->cand.time_mean_s; /* all of it is added */
+        return 0;
+    }
+    if (!e->cand.runs) {
+        e->verdict = SP_CMP_REMOVED;
+        e->change_pct = -100;
+        e->impact_s = -e->base.time_mean_s;
+        return 0;
+    }
+    double cb = e->base.calls_per_rank, cc = e->cand.calls_per_rank;
+    e->calls_changed = fabs(cc - cb) > 0.005 * fmax(cb, cc);
+    /* Untested entries keep the observed ratio as a rough change. */
+    e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
+    if (c->mode == SP_CMP_MODE_CALLS) {
+        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc, w->norm);
+        if (rc)
+            return rc;
+        if (!e->tested)
+            e->why = SP_CMP_WHY_FEW_CALLS;
+    } else if (e->base.runs < nb || e->cand.runs < nc) {
+        e->why = SP_CMP_WHY_MISSING_RUNS;
+    } else {
+        test_runs(e, br, nb, cr, nc, k, w->locb, w->locc, nkeys, c->opts.alpha, w->xb, w->xc);
+    }
+    decide(e, c);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- order */
+
+static int cmp_entries(const void *pa, const void *pb)
+{
+    const sp_cmp_entry *a = pa, *b = pb;
+    double x = fabs(a->impact_s), y = fabs(b->impact_s);
+    if (x != y)
+        return x > y ? -1 : 1;
+    return strcmp(a->name, b->name);
+}
+
+static int cmp_index(const void *pa, const void *pb, void *arg)
+{
+    const sp_cmp_entry *e = arg;
+    return cmp_entries(&e[*(const size_t *)pa], &e[*(const size_t *)pb]);
+}
+
+/* Tree: depth-first with siblings by cmp_entries. e[i].parent indexes e. */
+static int order_tree(sp_compare *c)
+{
+    size_t n = c->n;
+    sp_cmp_entry *e = c->entries;
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx), *stack = malloc((n ? n : 1) * sizeof *stack);
+    int32_t *newpos = malloc((n ? n : 1) * sizeof *newpos);
+    sp_cmp_entry *out = malloc((n ? n : 1) * sizeof *out);
+    size_t *first = calloc(n + 1, sizeof *first), *count = calloc(n + 1, sizeof *count);
+    if (!idx || !stack || !newpos || !out || !first || !count) {
+        free(idx), free(stack), free(newpos), free(out), free(first), free(count);
+        return sp__error(SP_ENOMEM, "out of memory ordering the comparison");
+    }
+    /* Group children by parent (slot n = top level), each group sorted. */
+    for (size_t i = 0; i < n; i++)
+        count[e[i].parent < 0 ? n : (size_t)e[i].parent]++;
+    size_t acc = 0;
+    for (size_t p = 0; p <= n; p++) {
+        first[p] = acc;
+        acc += count[p];
+        count[p] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        size_t p = e[i].parent < 0 ? n : (size_t)e[i].parent;
+        idx[first[p] + count[p]++] = i;
+    }
+    for (size_t p = 0; p <= n; p++)
+        if (count[p] > 1)
+            qsort_r(idx + first[p], count[p], sizeof *idx, cmp_index, e);
+    /* Depth-first: push a group's members in reverse so the first pops first. */
+    size_t top = 0, m = 0;
+    for (size_t q = count[n]; q-- > 0;)
+        stack[top++] = idx[first[n] + q];
+    while (top) {
+        size_t i = stack[--top];
+        newpos[i] = (int32_t)m;
+        out[m++] = e[i];
+        for (size_t q = count[i]; q-- > 0;)
+            stack[top++] = idx[first[i] + q];
+    }
+    for (size_t i = 0; i < m; i++)
+        if (out[i].parent >= 0)
+            out[i].parent = newpos[out[i].parent];
+    memcpy(e, out, m * sizeof *e);
+    c->n = m;
+    free(idx), free(stack), free(newpos), free(out), free(first), free(count);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- build */
+
+static void work_free(work *w, size_t nb, size_t nc)
+{
+    for (size_t j = 0; w->br && j < nb; j++)
+        sp__cmp_run_free(&w->br[j]);
+    for (size_t j = 0; w->cr && j < nc; j++)
+        sp__cmp_run_free(&w->cr[j]);
+    free(w->br);
+    free(w->cr);
+    sp__cmp_samples_free(&w->sb);
+    sp__cmp_samples_free(&w->sc);
+    free(w->locb);
+    free(w->locc);
+    free(w->norm);
+    free(w->xb);
+    free(w->xc);
+    sp__cmp_keys_free(&w->keys);
+}
+
+static void rank_range(const sp__cmp_run *r, size_t n, size_t *lo, size_t *hi, size_t *threads,
+                       double *span)
+{
+    *lo = SIZE_MAX, *hi = 0, *threads = 0, *span = 0;
+    for (size_t j = 0; j < n; j++) {
+        size_t k = r[j].run->nranks;
+        *lo = k < *lo ? k : *lo;
+        *hi = k > *hi ? k : *hi;
+        *threads = r[j].threads_max > *threads ? r[j].threads_max : *threads;
+        *span += r[j].span_s / (double)n;
+    }
+}
+
+static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run *const *cand,
+                     size_t nc, const sp_compare_options *o)
+{
+    w->br = calloc(nb, sizeof *w->br);
+    w->cr = calloc(nc, sizeof *w->cr);
+    if (!w->br || !w->cr)
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    int rc = 0;
+    for (size_t j = 0; j < nb + nc && !rc; j++) {
+        const sp_run *run = j < nb ? base[j] : cand[j - nb];
+        if (!run)
+            return sp__error(SP_EINVAL, "compare: NULL run");
+        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree, &w->keys);
+    }
+    for (size_t j = 0; j < nb + nc && !rc; j++)
+        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->tree, o->own);
+    return rc;
+}
+
+/* The typical call of every run and key (w->locb, w->locc); with keep (one
+ * run per side), the sorted samples stay in w->sb / w->sc for the test.
+ * *scratch grows to the most calls of any key. */
+static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o, bool keep,
+                     size_t *scratch)
+{
+    size_t nkeys = w->keys.n;
+    w->locb = calloc(nb * nkeys + 1, sizeof *w->locb);
+    w->locc = calloc(nc * nkeys + 1, sizeof *w->locc);
+    if (!w->locb || !w->locc)
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    size_t cap = 0;
+    int rc = 0;
+    for (size_t j = 0; j < nb + nc && !rc; j++) {
+        bool is_base = j < nb;
+        size_t jj = is_base ? j : j - nb;
+        const sp__cmp_run *r = is_base ? &w->br[jj] : &w->cr[jj];
+        double *loc = (is_base ? w->locb : w->locc) + jj * nkeys;
+        sp__cmp_samples sm;
+        /* Stratify by rank when one run per side has the same ranks. */
+        bool by_rank = keep && w->br[0].run->nranks > 1 &&
+                       w->br[0].run->nranks == w->cr[0].run->nranks;
+        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, by_rank, &sm);
+        size_t most = 0;
+        for (size_t k = 0; !rc && k < nkeys; k++) {
+            size_t cnt = sm.off[(k + 1) * sm.nstrata] - sm.off[k * sm.nstrata];
+            most = cnt > most ? cnt : most;
+        }
+        cap = most > cap ? most : cap; /* HL's scratch needs this many */
+        for (size_t k = 0; !rc && k < nkeys; k++)
+            loc[k] = typical_call(&sm, (int32_t)k, o);
+        if (!rc && keep)
+            *(is_base ? &w->sb : &w->sc) = sm;
+        else
+            sp__cmp_samples_free(&sm); /* zeroed by a failed collect */
+    }
+    *scratch = cap > *scratch ? cap : *scratch;
+    return rc;
+}
+
+sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
+                            size_t nc, const sp_compare_options *opts)
+{
+    sp_compare_options defaults;
+    sp_compare_options_init(&defaults);
+    const sp_compare_options *o = opts ? opts : &defaults;
+    if (check_options(o, nb, nc) || !base || !cand)
+        return base && cand ? NULL : sp__error_null(SP_EINVAL, "compare: no runs");
+    sp_compare *c = calloc(1, sizeof *c);
+    work w = {0};
+    int rc = c ? read_runs(&w, base, nb, cand, nc, o) : SP_ENOMEM;
+    if (c) {
+        c->opts = *o;
+        c->opts.filter = NULL;
+        c->nbase = nb;
+        c->ncand = nc;
+        c->mode = nb == 1 && nc == 1 ? SP_CMP_MODE_CALLS : SP_CMP_MODE_RUNS;
+    }
+    if (!rc) {
+        rank_range(w.br, nb, &c->base_ranks_min, &c->base_ranks_max, &c->base_threads_max,
+                   &c->base_run_s);
+        rank_range(w.cr, nc, &c->cand_ranks_min, &c->cand_ranks_max, &c->cand_threads_max,
+                   &c->cand_run_s);
+    }
+    size_t nkeys = w.keys.n, scratch = nb > nc ? nb : nc;
+    if (!rc)
+        rc = locations(&w, nb, nc, o, c->mode == SP_CMP_MODE_CALLS, &scratch);
+    if (!rc) {
+        /* The share floor's whole: robust like the impacts (see header). */
+        c->base_share_s = c->base_run_s;
+        if (o->own) {
+            double sum = 0;
+            for (size_t j = 0; j < nb; j++)
+                for (size_t k = 0; k < nkeys; k++)
+                    sum += w.locb[j * nkeys + k] * w.br[j].fig[k].calls_per_rank;
+            c->base_share_s = sum / (double)nb;
+        }
+        /* HL's logs need room for a key's calls; the rest a run apiece. */
+        if (c->mode == SP_CMP_MODE_CALLS && o->estimator != SP_CMP_EST_HL)
+            scratch = nb > nc ? nb : nc;
+        w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
+        w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
+        w.norm = malloc((w.sb.nstrata ? w.sb.nstrata : 1) * sizeof *w.norm);
+        c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);
+        if (!w.xb || !w.xc || !w.norm || !c->entries)
+            rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    /* Keys are in discovery order, a tree path after its parent: entry
+     * indices of parents are known when their children come. */
+    int32_t *entry_of = !rc ? malloc((nkeys ? nkeys : 1) * sizeof *entry_of) : NULL;
+    if (!rc && !entry_of)
+        rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+    for (size_t k = 0; !rc && k < nkeys; k++) {
+        const sp__cmp_key *key = &w.keys.keys[k];
+        entry_of[k] = -1;
+        if (!o->tree && !sp_region_filter_match(o->filter, key->name)) {
+            c->n_filtered++;
+            continue;
+        }
+        sp_cmp_entry *e = &c->entries[c->n];
+        e->name = strdup(key->name);
+        e->depth = key->depth;
+        e->parent = key->parent >= 0 ? entry_of[key->parent] : -1;
+        if (!e->name) {
+            rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
+            break;
+        }
+        c->n++;
+        rc = fill_entry(e, c, &w, (int32_t)k);
+        entry_of[k] = (int32_t)(c->n - 1);
+    }
+    free(entry_of);
+    work_free(&w, nb, nc);
+    if (!rc) {
+        if (o->tree)
+            rc = order_tree(c);
+        else
+            qsort(c->entries, c->n, sizeof *c->entries, cmp_entries);
+    }
+    if (rc) {
+        sp_compare_free(c);
+        return rc == SP_ENOMEM && !c ? sp__error_null(SP_ENOMEM, "out of memory comparing runs")
+                                     : NULL;
+    }
+    return c;
+}
+
+const sp_cmp_entry *sp_compare_find(const sp_compare *c, const char *name)
+{
+    for (size_t i = 0; c && name && i < c->n; i++)
+        if (strcmp(c->entries[i].name, name) == 0)
+            return &c->entries[i];
+    return NULL;
+}

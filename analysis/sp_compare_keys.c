@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_compare_keys.c - keys shared by the runs of a comparison, the per-rank
+ * figures of each key in a run, and the per-call samples (see
+ * sp_compare_keys.h).
+ */
+#include "sp_compare_keys.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_analysis.h"
+#include "sp_analysis_internal.h"
+#include "sp_error.h"
+
+#define NS_TO_S 1e-9
+
+/* ---------------------------------------------------------------- keys */
+
+static uint64_t hash_str(const char *s)
+{
+    uint64_t h = UINT64_C(1469598103934665603); /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * UINT64_C(1099511628211);
+    return h;
+}
+
+static int grow_slots(sp__cmp_keys *k)
+{
+    size_t ns = k->nslots ? 2 * k->nslots : 256;
+    int32_t *slots = calloc(ns, sizeof *slots);
+    if (!slots)
+        return SP_ENOMEM;
+    for (size_t i = 0; i < k->n; i++) {
+        size_t at = hash_str(k->keys[i].path) & (ns - 1);
+        while (slots[at])
+            at = (at + 1) & (ns - 1);
+        slots[at] = (int32_t)i + 1;
+    }
+    free(k->slots);
+    k->slots = slots;
+    k->nslots = ns;
+    return 0;
+}
+
+int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent)
+{
+    if (2 * (k->n + 1) > k->nslots && grow_slots(k))
+        return -1;
+    size_t at = hash_str(path) & (k->nslots - 1);
+    while (k->slots[at]) {
+        int32_t i = k->slots[at] - 1;
+        if (strcmp(k->keys[i].path, path) == 0)
+            return i;
+        at = (at + 1) & (k->nslots - 1);
+    }
+    if (k->n == k->cap) {
+        size_t cap = k->cap ? 2 * k->cap : 64;
+        sp__cmp_key *keys = realloc(k->keys, cap * sizeof *keys);
+        if (!keys)
+            return -1;
+        k->keys = keys;
+        k->cap = cap;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return -1;
+    const char *last = strrchr(copy, SP__CMP_PATH_SEP);
+    k->keys[k->n] = (sp__cmp_key){copy, last ? last + 1 : copy, depth, parent};
+    k->slots[at] = (int32_t)k->n + 1;
+    return (int32_t)k->n++;
+}
+
+void sp__cmp_keys_free(sp__cmp_keys *k)
+{
+    for (size_t i = 0; i < k->n; i++)
+        free(k->keys[i].path);
+    free(k->keys);
+    free(k->slots);
+    memset(k, 0, sizeof *k);
+}
+
+/* ---------------------------------------------------------------- runs */
+
+/* Which regions (or tree nodes) have calls in the run. */
+static bool *local_used(const sp_run *run, size_t nlocal, bool tree)
+{
+    bool *used = calloc(nlocal ? nlocal : 1, sizeof *used);
+    if (!used)
+        return NULL;
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            int32_t l = tree ? rk->tree_node[i] : rk->region[i];
+            if (l >= 0 && (size_t)l < nlocal)
+                used[l] = true;
+        }
+    }
+    return used;
+}
+
+static int tree_keys(sp__cmp_run *r, const sp_run *run, const bool *used, sp__cmp_keys *keys)
+{
+    const sp_tree *t = &run->tree;
+    /* Breadth-first from the root, so a parent's key exists before its
+     * children's; a path's key is its parent's path + SEP + name. */
+    int32_t *queue = malloc(t->nnodes * sizeof *queue);
+    if (!queue)
+        return SP_ENOMEM;
+    size_t head = 0, tail = 0;
+    queue[tail++] = 0;
+    int rc = 0;
+    while (head < tail && !rc) {
+        int32_t node = queue[head++];
+        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling) {
+            if (tail < t->nnodes)
+                queue[tail++] = c;
+            int32_t reg = t->nodes[c].region;
+            if (!used[c] || reg < 0 || (size_t)reg >= run->nregions)
+                continue; /* no calls at this path (or a broken tree) */
+            int32_t pk = node == 0 ? -1 : r->local_key[node];
+            const char *name = run->region_names[reg];
+            char *path = pk < 0 ? strdup(name)
+                                : sp__strdup_printf("%s%c%s", keys->keys[pk].path,
+                                                    SP__CMP_PATH_SEP, name);
+            int32_t depth = pk < 0 ? 1 : keys->keys[pk].depth + 1;
+            int32_t k = path ? sp__cmp_keys_intern(keys, path, depth, pk) : -1;
+            free(path);
+            if (k < 0)
+                rc = SP_ENOMEM;
+            r->local_key[c] = k;
+        }
+    }
+    free(queue);
+    return rc;
+}
+
+int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, sp__cmp_keys *keys)
+{
+    memset(r, 0, sizeof *r);
+    r->run = run;
+    if (tree && !run->analyzed)
+        return sp__error(SP_EINVAL, "compare: call paths need an analyzed run");
+    r->nlocal = tree ? run->tree.nnodes : run->nregions;
+    r->local_key = malloc((r->nlocal ? r->nlocal : 1) * sizeof *r->local_key);
+    bool *used = r->local_key ? local_used(run, r->nlocal, tree) : NULL;
+    if (!used) {
+        free(r->local_key);
+        r->local_key = NULL;
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    for (size_t l = 0; l < r->nlocal; l++)
+        r->local_key[l] = -1;
+    int rc = 0;
+    if (tree && r->nlocal) {
+        rc = tree_keys(r, run, used, keys);
+    } else if (!tree) {
+        for (size_t g = 0; g < r->nlocal && !rc; g++) {
+            if (!used[g])
+                continue;
+            r->local_key[g] = sp__cmp_keys_intern(keys, run->region_names[g], 0, -1);
+            if (r->local_key[g] < 0)
+                rc = SP_ENOMEM;
+        }
+    }
+    free(used);
+    return rc ? sp__error(SP_ENOMEM, "out of memory comparing runs") : 0;
+}
+
+void sp__cmp_own_durations(const sp_rank_data *rk, int64_t *own)
+{
+    for (size_t i = 0; i < rk->ncalls; i++)
+        own[i] = rk->end_ns[i] - rk->start_ns[i];
+    for (size_t i = 0; i < rk->ncalls; i++) {
+        int64_t p = sp__valid_parent(rk, i);
+        if (p >= 0)
+            own[p] -= rk->end_ns[i] - rk->start_ns[i];
+    }
+}
+
+static size_t max_rank_calls(const sp_run *run)
+{
+    size_t m = 0;
+    for (size_t r = 0; r < run->nranks; r++)
+        m = run->ranks[r].ncalls > m ? run->ranks[r].ncalls : m;
+    return m;
+}
+
+int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
+{
+    const sp_run *run = r->run;
+    size_t maxcalls = max_rank_calls(run);
+    r->fig = calloc(nkeys ? nkeys : 1, sizeof *r->fig);
+    int64_t *ns = calloc(nkeys ? nkeys : 1, sizeof *ns);
+    uint64_t *calls = calloc(nkeys ? nkeys : 1, sizeof *calls);
+    uint32_t *threads = calloc(nkeys ? nkeys : 1, sizeof *threads);
+    int64_t *last = malloc((nkeys ? nkeys : 1) * sizeof *last);
+    int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
+    if (!r->fig || !ns || !calls || !threads || !last || (own && !owns)) {
+        free(ns), free(calls), free(threads), free(last), free(owns);
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    for (size_t k = 0; k < nkeys; k++)
+        last[k] = -1;
+    int64_t stamp_base = 0; /* thread stamps never repeat across ranks */
+    for (size_t rr = 0; rr < run->nranks; rr++) {
+        const sp_rank_data *rk = &run->ranks[rr];
+        if (own)
+            sp__cmp_own_durations(rk, owns);
+        /* Calls come ordered by thread, so a (key, thread) pair is one run
+         * of calls: count a thread when the key's last thread changes. */
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            int32_t k = sp__cmp_call_key(r, rk, i, tree);
+            if (k < 0)
+                continue;
+            ns[k] += own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
+            calls[k]++;
+            int64_t stamp = stamp_base + rk->thread[i];
+            if (last[k] != stamp) {
+                last[k] = stamp;
+                threads[k]++;
+            }
+        }
+        for (size_t k = 0; k < nkeys; k++) {
+            if (!calls[k])
+                continue;
+            sp__cmp_fig *f = &r->fig[k];
+            double per = (double)ns[k] * NS_TO_S / (double)threads[k];
+            f->calls += calls[k];
+            f->calls_per_rank += (double)calls[k] / (double)threads[k];
+            f->time_mean_s += per;
+            if (per > f->time_max_s)
+                f->time_max_s = per;
+            f->ranks++;
+            ns[k] = 0;
+            calls[k] = 0;
+            threads[k] = 0;
+        }
+        /* Threads that ran something (calls come grouped by thread). */
+        size_t busy = 0;
+        for (size_t i = 0; i < rk->ncalls; i++)
+            busy += i == 0 || rk->thread[i] != rk->thread[i - 1];
+        if (busy > r->threads_max)
+            r->threads_max = busy;
+        stamp_base += (int64_t)rk->nthreads + (int64_t)INT32_MAX + 1;
+    }
+    for (size_t k = 0; k < nkeys; k++) {
+        sp__cmp_fig *f = &r->fig[k];
+        if (f->ranks) {
+            f->calls_per_rank /= f->ranks;
+            f->time_mean_s /= f->ranks;
+        }
+    }
+    int64_t t0, t1;
+    r->span_s = sp_run_time_span(run, &t0, &t1) == 0 ? (double)(t1 - t0) * NS_TO_S : 0;
+    free(ns), free(calls), free(threads), free(last), free(owns);
+    return 0;
+}
+
+void sp__cmp_run_free(sp__cmp_run *r)
+{
+    free(r->local_key);
+    free(r->fig);
+    memset(r, 0, sizeof *r);
+}
+
+/* ---------------------------------------------------------------- samples */
+
+void sp__cmp_samples_free(sp__cmp_samples *s)
+{
+    free(s->off);
+    free(s->val);
+    memset(s, 0, sizeof *s);
+}
+
+int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
+                            bool by_rank, sp__cmp_samples *s)
+{
+    const sp_run *run = r->run;
+    memset(s, 0, sizeof *s);
+    size_t ns = by_rank && run->nranks ? run->nranks : 1;
+    nkeys *= ns; /* groups */
+    size_t total = 0, maxcalls = max_rank_calls(run);
+    for (size_t rr = 0; rr < run->nranks; rr++)
+        total += run->ranks[rr].ncalls;
+    s->off = calloc(nkeys + 1, sizeof *s->off);
+    s->val = malloc((total ? total : 1) * sizeof *s->val);
+    size_t *fill = malloc((nkeys + 1) * sizeof *fill);
+    int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
+    int64_t *tmp = NULL;
+    int rc = (!s->off || !s->val || !fill || (own && !owns)) ? SP_ENOMEM : 0;
+    s->nstrata = ns;
+    /* Counting sort by group, then each group's slice sorted. */
+    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
+        const sp_rank_data *rk = &run->ranks[rr];
+        size_t st = ns > 1 ? rr : 0;
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            int32_t k = sp__cmp_call_key(r, rk, i, tree);
+            if (k >= 0)
+                s->off[(size_t)k * ns + st + 1]++;
+        }
+    }
+    size_t biggest = 0;
+    for (size_t k = 0; !rc && k < nkeys; k++) {
+        size_t cnt = s->off[k + 1];
+        biggest = cnt > biggest ? cnt : biggest;
+        s->off[k + 1] += s->off[k];
+        fill[k] = s->off[k];
+    }
+    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
+        const sp_rank_data *rk = &run->ranks[rr];
+        if (own)
+            sp__cmp_own_durations(rk, owns);
+        size_t st = ns > 1 ? rr : 0;
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            int32_t k = sp__cmp_call_key(r, rk, i, tree);
+            if (k >= 0)
+                s->val[fill[(size_t)k * ns + st]++] = own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
+        }
+    }
+    if (!rc) /* the radix buffer is optional (qsort without it) */
+        tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
+    for (size_t k = 0; !rc && k < nkeys; k++)
+        sp__sort_i64(s->val + s->off[k], s->off[k + 1] - s->off[k], tmp);
+    free(tmp);
+    free(fill);
+    free(owns);
+    if (rc) {
+        sp__cmp_samples_free(s);
+        return sp__error(SP_ENOMEM, "out of memory grouping %zu call durations", total);
+    }
+    return 0;
+}

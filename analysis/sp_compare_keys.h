@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_compare_keys.h - what the comparison model reads from each run (internal
+ * to sp_compare*.c): a key per region name or call path shared by all runs
+ * of a comparison, and per run and key the figures per rank.
+ */
+#ifndef SP_COMPARE_KEYS_H
+#define SP_COMPARE_KEYS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sp_model.h"
+
+/* Separator of the regions of a call path in a key (never in names that
+ * sp__label_copy would display: a control character). */
+#define SP__CMP_PATH_SEP '\x1f'
+
+typedef struct sp__cmp_key {
+    char *path;     /* region name, or call path joined by SP__CMP_PATH_SEP */
+    const char *name; /* the last region of path (points into path) */
+    int32_t depth;  /* tree: 1 = top level; regions: 0 */
+    int32_t parent; /* tree: key of the path without its last region, or -1 */
+} sp__cmp_key;
+
+/* Keys shared by every run of a comparison (open addressing on the path). */
+typedef struct sp__cmp_keys {
+    size_t n, cap;
+    sp__cmp_key *keys;
+    size_t nslots;
+    int32_t *slots; /* key index + 1, 0 = empty */
+} sp__cmp_keys;
+
+/* The key of path (added when new). -1 on ENOMEM. */
+int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent);
+void sp__cmp_keys_free(sp__cmp_keys *k);
+
+/* What a run says about one key. */
+typedef struct sp__cmp_fig {
+    uint64_t calls;          /* all calls in the run */
+    double calls_per_rank;   /* mean over ranks that ran it of calls / threads */
+    double time_mean_s;      /* mean over those ranks of time / threads */
+    double time_max_s;       /* max over ranks */
+    uint32_t ranks;          /* ranks that ran it */
+} sp__cmp_fig;
+
+/* A run read for the comparison: the key of each call, per-key figures. */
+typedef struct sp__cmp_run {
+    const sp_run *run;
+    int32_t *local_key; /* region id (or tree node) -> key, -1 = none */
+    size_t nlocal;
+    sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
+    double span_s;      /* wall time of the run */
+    size_t threads_max; /* threads with calls on the busiest rank */
+} sp__cmp_run;
+
+/* Register every region (or, with tree, every call path) of run that has
+ * calls, filling r->local_key. 0, SP_EINVAL (tree on a run not analyzed) or
+ * SP_ENOMEM. */
+int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, sp__cmp_keys *keys);
+
+/* The key of call i of rank rk (-1 = none). */
+static inline int32_t sp__cmp_call_key(const sp__cmp_run *r, const sp_rank_data *rk, size_t i,
+                                       bool tree)
+{
+    int32_t local = tree ? (rk->tree_node ? rk->tree_node[i] : -1) : rk->region[i];
+    return (local >= 0 && (size_t)local < r->nlocal) ? r->local_key[local] : -1;
+}
+
+/* Exclusive duration of every call of rk (own[i], ncalls entries). */
+void sp__cmp_own_durations(const sp_rank_data *rk, int64_t *own);
+
+/* Per-key figures of the run over nkeys keys (after every run's keys are
+ * registered). 0 or SP_ENOMEM. */
+int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own);
+
+void sp__cmp_run_free(sp__cmp_run *r);
+
+/* Per-call durations (ns) of a run grouped by key, and with by_rank by key
+ * and rank: group g = k * nstrata + rank (nstrata = 1 or the run's ranks)
+ * holds val[off[g] .. off[g + 1]), sorted ascending. 0 or SP_ENOMEM. */
+typedef struct sp__cmp_samples {
+    size_t nstrata;
+    size_t *off;
+    int64_t *val;
+} sp__cmp_samples;
+
+int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
+                            bool by_rank, sp__cmp_samples *s);
+void sp__cmp_samples_free(sp__cmp_samples *s);
+
+#endif

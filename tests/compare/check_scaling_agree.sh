@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The viewer's Scaling view and `scope-profiler scaling --csv` show the same
+# study of the same three runs (speedup and efficiency to two decimals).
+#
+#   check_scaling_agree.sh SCOPE_PROFILER WIDGET_TEST XVFB_RUN RUN1 RUN2 RUN3
+set -u
+cli=$1 widgets=$2 xvfb=$3
+shift 3
+fail() { echo "FAIL: $*"; exit 1; }
+csv=$("$cli" scaling --csv - "$@") || fail "scaling exited $?"
+v=$("$xvfb" -a -s '-screen 0 1920x1200x24' "$widgets" --scaling "$@" 2>&1) || fail "viewer: $v"
+from_cli=$(awk -F, 'NR > 1 { printf "%s,%s,%.2f,%.2f\n", $1, $2, $5, $6 }' <<<"$csv" | sort)
+from_viewer=$(sed -n 's/^viewer scaling: //p' <<<"$v" | sort)
+echo "$from_viewer"
+[ -n "$from_cli" ] || fail "no rows from the CLI"
+[ "$from_cli" = "$from_viewer" ] || { echo "cli:"; echo "$from_cli"; fail "the viewer's study differs"; }
+echo "scaling agrees: ok"
