@@ -12,17 +12,19 @@
 #include <stdio.h>
 
 #include "sp_model.h"
+#include "sp_outfile.h"
 
 /* Called once per file written (path as given or joined). */
 typedef void (*sp__wrote_fn)(const char *path);
 
 /* ---- output files (export_util.c) ---- */
 
-/* An output written to "<path>.tmp" and renamed into place on success;
- * path "-" is stdout. */
+/* An output written to an exclusive temporary file next to path and renamed
+ * into place on success (devices such as /dev/null are written in place; see
+ * sp_outfile.h); path "-" is stdout. */
 typedef struct sp__out {
     FILE *f;
-    char *path, *tmp;
+    sp_outfile file;
 } sp__out;
 
 /* 0 or SP_EIO ("cannot write 'path': reason"). */

@@ -12,6 +12,7 @@
 
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_outfile.h"
 
 int sp__out_open(sp__out *o, const char *path)
 {
@@ -20,22 +21,9 @@ int sp__out_open(sp__out *o, const char *path)
         o->f = stdout;
         return 0;
     }
-    o->path = strdup(path);
-    o->tmp = sp__strdup_printf("%s.tmp.%ld", path, (long)getpid());
-    if (!o->path || !o->tmp) {
-        free(o->path);
-        free(o->tmp);
-        return sp__error(SP_ENOMEM, "out of memory");
-    }
-    o->f = fopen(o->tmp, "w");
-    if (!o->f) {
-        int rc = sp__error(SP_EIO, "cannot write '%s': %s", path, strerror(errno));
-        free(o->path);
-        free(o->tmp);
-        memset(o, 0, sizeof *o);
-        return rc;
-    }
-    return 0;
+    int rc = sp_outfile_open(&o->file, path);
+    o->f = o->file.f;
+    return rc;
 }
 
 int sp__out_close(sp__out *o, bool ok)
@@ -49,22 +37,8 @@ int sp__out_close(sp__out *o, bool ok)
         o->f = NULL;
         return rc;
     }
-    bool failed = ferror(o->f) != 0;
-    int saved = errno;
-    if (fclose(o->f) != 0 && !failed) {
-        failed = true;
-        saved = errno;
-    }
-    if (ok && failed)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
-    if (ok && !failed && rename(o->tmp, o->path) != 0)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(errno));
-    if (!ok || rc)
-        unlink(o->tmp);
-    free(o->path);
-    free(o->tmp);
-    memset(o, 0, sizeof *o);
-    return rc;
+    o->f = NULL;
+    return sp_outfile_close(&o->file, ok);
 }
 
 int sp__write_file(const char *path, sp__body_fn body, const sp_run *run, const void *ctx,

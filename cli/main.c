@@ -48,6 +48,9 @@ static const cli_verb *find_verb(const char *name)
 
 int main(int argc, char **argv)
 {
+    /* Names and messages from run files never reach the terminal raw; the
+     * TUI draws through ncurses on the real stdout and escapes its own text. */
+    sp__cli_protect_output(!(argc >= 2 && strcmp(argv[1], "tui") == 0));
     if (argc < 2) {
         sp__cli_error("missing command (see '" SP_CLI_NAME " --help')");
         return SP_CLI_EXIT_USAGE;

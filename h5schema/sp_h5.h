@@ -33,6 +33,24 @@ int sp_h5_write(const sp_run *run, const char *path);
  */
 sp_run *sp_h5_read(const char *path, int *status);
 
+/* ---- how much a read may use (sp_h5_read_util.c) ----
+ * Every read is bounded: what the file claims (elements, strings, ranks,
+ * metadata) is charged before memory is allocated for it, and a read that
+ * would need more than the limit fails with SP_ENOMEM and a message naming
+ * the limit and how to raise it. Default 4 GiB; SCOPE_PROFILER_READ_LIMIT
+ * (e.g. "16G", "512M", "unlimited") or `scope-profiler --read-limit SIZE`
+ * raise it. */
+#define SP_READ_LIMIT_ENV "SCOPE_PROFILER_READ_LIMIT"
+#define SP_READ_LIMIT_DEFAULT ((uint64_t)4 << 30)
+
+/* The limit in bytes: SCOPE_PROFILER_READ_LIMIT when valid, else the default. */
+uint64_t sp_h5_read_limit(void);
+
+/* Parse a size: a number with an optional K, M, G or T suffix (powers of
+ * 1024, "GiB"/"GB" accepted), at least 1 MiB; "unlimited" or "none" give
+ * UINT64_MAX. 0 or SP_EINVAL. */
+int sp_h5_parse_size(const char *s, uint64_t *out);
+
 #ifdef __cplusplus
 }
 #endif
