@@ -57,14 +57,19 @@ char *sp__path_join(const char *dir, const char *name);
 size_t sp__utf8_seq(const unsigned char *s);
 
 /* Write s as a JSON string literal (with quotes): ", \ and control characters
- * escaped, invalid UTF-8 bytes replaced by U+FFFD. NULL writes null. */
+ * (C0, DEL, C1) escaped, invalid UTF-8 bytes replaced by U+FFFD. NULL writes
+ * null. */
 void sp__json_str(FILE *f, const char *s);
 
 /* Write a finite double (%.12g; integers exactly), or null when not finite. */
 void sp__json_num(FILE *f, double v);
 
-/* Write s as one CSV field (RFC 4180: quoted when it holds , " CR LF or
- * leading/trailing spaces; quotes doubled). */
+/* Write s, a text cell, as one CSV field (RFC 4180: quoted when it holds , "
+ * CR LF or leading/trailing spaces; quotes doubled). Control characters but
+ * line breaks and tabs are written as visible escapes (\x1b); a cell that a
+ * spreadsheet would take for a formula (starting with = + - @, tab or CR, and
+ * not a plain number) gets a leading apostrophe. Numbers are not text cells:
+ * write them with fprintf. */
 void sp__csv_str(FILE *f, const char *s);
 
 /* ---- writers ---- */

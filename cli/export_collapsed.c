@@ -14,13 +14,25 @@
 #include <string.h>
 
 #include "export.h"
+#include "sp_display.h"
 #include "sp_error.h"
 
 static void put_frame(FILE *f, const char *name)
 {
+    /* Control characters as visible escapes (sp_display.h), so no name can
+     * break a line or reach a terminal that shows the file. */
+    char buf[64];
     for (const char *p = name; *p; p++) {
         char c = *p;
-        fputc(c == ';' ? ':' : (c == '\n' || c == '\r' || c == '\t') ? ' ' : c, f);
+        if (c == ';' || c == '\n' || c == '\r' || c == '\t') {
+            fputc(c == ';' ? ':' : ' ', f);
+            continue;
+        }
+        size_t len = 1;
+        while (p[len] && ((unsigned char)p[len] & 0xC0) == 0x80 && len < 4)
+            len++; /* the whole UTF-8 character */
+        fwrite(buf, 1, sp_display_escape_bytes(buf, p, len, 0, NULL), f);
+        p += len - 1;
     }
 }
 

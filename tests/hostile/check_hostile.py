@@ -55,7 +55,7 @@ CTRL_FILE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
 SANITIZER = re.compile(rb"(ERROR: (Address|Leak|Thread)Sanitizer|runtime error:|"
                        rb"SUMMARY: (Address|Undefined)|AddressSanitizer:DEADLYSIGNAL)")
 # What a name may try to make a terminal do (ncurses itself never emits these).
-TUI_INJECTED = re.compile(rb"\x1b\][0-9]|\x9b|\xc2\x9b|\x1b\[5m|\x07|pwned title")
+TUI_INJECTED = re.compile(rb"\x1b\][0-9]|\x9b|\x1b\[5m|\x07")
 TEXT_EXT = (".json", ".csv", ".html", ".svg", ".txt", ".folded", ".collapsed", ".trace")
 
 
