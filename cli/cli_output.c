@@ -168,6 +168,10 @@ static FILE *safe_open(safe_stream *st, int mode)
 
 void sp__cli_protect_output(bool protect_stdout)
 {
+    static bool done;
+    if (done)
+        return;
+    done = true;
     /* stderr unbuffered as before; stdout line-buffered on a terminal. */
     FILE *e = safe_open(&err_state, _IONBF);
     if (e)

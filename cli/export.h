@@ -74,6 +74,11 @@ void sp__csv_str(FILE *f, const char *s);
 
 /* ---- writers ---- */
 
+/* Call paths in the collapsed export and in plot-data's flame.csv keep the
+ * innermost frames only, after "…;": a deep recursion must not make the
+ * output quadratic in its depth. */
+#define SP__EXPORT_MAX_FRAMES 256
+
 /* OUT is a directory: regions.csv, per_rank.csv, calls.csv, call_tree.csv,
  * metadata.csv (export_csv.c). */
 int sp__export_csv(const sp_run *run, const char *dir, sp__wrote_fn wrote);

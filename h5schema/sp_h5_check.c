@@ -5,6 +5,7 @@
  * so a file that one build writes, every build can read.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sp_error.h"
@@ -268,4 +269,33 @@ int sp__run_check_read(const char *file, const sp_run *run)
                                  file);
     }
     return 0;
+}
+
+int sp__h5_check_decoded(const char *file, const sp_run *run)
+{
+    int rc;
+    char ctx[512];
+    if (run->nregions > INT32_MAX)
+        return sp__error(SP_EFORMAT, "%s: too many regions", file);
+    sp__name_index ix;
+    int32_t dup;
+    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+        return rc;
+    sp__name_index_free(&ix);
+    if (dup >= 0)
+        return sp__error(SP_EFORMAT, "%s: region name '%s' appears twice", file,
+                         run->region_names[dup]);
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        size_t bad = 0;
+        snprintf(ctx, sizeof ctx, "%s: rank %zu", file, r);
+        if ((rc = sp__rank_check_columns(rk, run->nregions, SP_EFORMAT, ctx)) < 0 ||
+            (rc = sp__rank_check_modes(rk, run->nregions, SP_EFORMAT, ctx)) < 0)
+            return rc;
+        if (!sp__rank_in_model_order(rk, &bad))
+            return sp__error(SP_EFORMAT, "%s: call %zu is out of order", ctx, bad);
+        if ((rc = sp__rank_check_parents(rk, SP_EFORMAT, ctx)) < 0)
+            return rc;
+    }
+    return sp__run_check_read(file, run);
 }

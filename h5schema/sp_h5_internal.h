@@ -147,6 +147,11 @@ int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
  */
 int sp__run_check_read(const char *file, const sp_run *run);
 
+/* Everything sp_h5_read() guarantees, checked on a run that arrived from
+ * another process (sp_h5_wire.c): columns, modes, model order, parents,
+ * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
+int sp__h5_check_decoded(const char *file, const sp_run *run);
+
 /* ---- region-name index: find/insert in O(1) (sp_h5_names.c) ---- */
 
 typedef struct sp__name_index {
@@ -187,8 +192,9 @@ typedef struct sp__read_budget {
     struct sp__read_budget *prev;
 } sp__read_budget;
 
-/* Open a budget for file (fd: the file, for its size) on this thread. 0, or
- * SP_EINVAL for an invalid SCOPE_PROFILER_READ_LIMIT, SP_EIO. */
+/* Open a budget for file (fd: the file, for its size; -1: no file, its size
+ * unknown) on this thread. 0, or SP_EINVAL for an invalid
+ * SCOPE_PROFILER_READ_LIMIT, SP_EIO. */
 int sp__read_budget_begin(sp__read_budget *b, const char *file, int fd);
 void sp__read_budget_end(sp__read_budget *b);
 /* The budget of the read in progress on this thread, or NULL. */

@@ -117,6 +117,22 @@ static int detect(const char *path, hid_t file, int64_t *version, const char **l
     return 0;
 }
 
+/* A metadata cache that holds a large object header's attribute index
+ * (tens of thousands of attributes): HDF5's default (2 MiB) re-reads the
+ * same B-tree and heap blocks for every attribute. */
+static herr_t set_cache(hid_t fapl)
+{
+    H5AC_cache_config_t c;
+    c.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (H5Pget_mdc_config(fapl, &c) < 0)
+        return -1;
+    c.set_initial_size = 1;
+    c.initial_size = 16 << 20;
+    if (c.max_size < (size_t)(64 << 20))
+        c.max_size = 64 << 20;
+    return H5Pset_mdc_config(fapl, &c);
+}
+
 static char *dup_str(const char *s)
 {
     char *d = malloc(strlen(s) + 1);
@@ -158,7 +174,7 @@ sp_run *sp_h5_read(const char *path, int *status)
     }
     /* Strong close: closing the file closes anything an error path missed. */
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 || set_cache(fapl) < 0) {
         rc = sp__h5_error(SP_EIO, "cannot read '%s'", path);
         goto done;
     }

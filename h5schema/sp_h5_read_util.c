@@ -95,9 +95,9 @@ int sp__read_budget_begin(sp__read_budget *b, const char *file, int fd)
         return sp__error(SP_EINVAL,
                          "invalid %s '%s' (a size such as 512M, 8G or unlimited, at least 1M)",
                          SP_READ_LIMIT_ENV, env);
-    if (fd < 0 || fstat(fd, &st) != 0)
+    if (fd >= 0 && fstat(fd, &st) != 0)
         return sp__error(SP_EIO, "cannot read '%s': %s", file, strerror(errno));
-    b->file_size = (uint64_t)st.st_size;
+    b->file_size = fd >= 0 ? (uint64_t)st.st_size : UINT64_MAX;
     b->prev = current_budget;
     current_budget = b;
     return 0;

@@ -119,12 +119,29 @@ SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name
     return self;
 }
 
+static char *read_helper; /* set once at startup, before any thread */
+
+void sp_run_document_set_read_helper(const char *program)
+{
+    g_free(read_helper);
+    read_helper = g_strdup(program);
+}
+
 SpRunDocument *sp_run_document_load(const char *path, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
     gint64 begin = g_get_monotonic_time();
     int status = 0;
-    sp_run *run = sp_h5_read(path, &status);
+    sp_run *run;
+    if (read_helper && sp_h5_isolation_enabled()) {
+        /* posix_spawn, not fork: this runs in a worker thread of a GTK
+         * process. */
+        const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, NULL};
+        sp_h5_isolation how = {argv, 0};
+        run = sp_h5_read_isolated(path, &how, &status);
+    } else {
+        run = sp_h5_read(path, &status);
+    }
     if (!run) {
         sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
         return NULL;

@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: MIT
 """Put one crafted run file through every reading verb and the viewer.
 
-    check_hostile.py OUTDIR CLI VIEWER|- XVFB_RUN|- FILE [STATUS...]
+    check_hostile.py OUTDIR CLI VIEWER|- XVFB_RUN|- FILE STATUS [ERROR_REGEX]
 
 OUTDIR is what make_hostile_files.py wrote (its secret file and traps).
 For every verb (summary, inspect, ranks, diff, check, export of each format,
 plot, report, tui, line-profile) and the viewer's screenshot mode:
-- the exit status is 0 or 2 (or one of STATUS when given), never a signal;
+- the exit status is STATUS (0: the file is read; 2: it is refused, and the
+  error line of `summary` matches ERROR_REGEX), never a signal;
+  line-profile may also exit 2 on a readable file without line samples;
 - it ends within LIMIT seconds (a hang is killed and fails);
 - no sanitizer report on stderr;
 - no raw control byte on stdout or stderr (\\n and \\t aside), nor in a
@@ -29,8 +31,9 @@ LIMIT = float(os.environ.get("SP_HOSTILE_LIMIT", "60"))
 SECRET_MARKER = "HOSTILE-SECRET-MARKER-4f1c9a"
 ENV_MARKER = "HOSTILE-ENV-MARKER-77d1"
 
-outdir, cli, viewer, xvfb, path = sys.argv[1:6]
-allowed = {int(s) for s in sys.argv[6:]} or {0, 2}
+outdir, cli, viewer, xvfb, path, expect = sys.argv[1:7]
+expect = int(expect)
+error_regex = sys.argv[7] if len(sys.argv) > 7 else ""
 failures = []
 times = []
 
@@ -90,7 +93,14 @@ def env():
     return e
 
 
+def allowed_for(verb):
+    if expect == 0 and verb.startswith("line-profile"):
+        return {0, 2}  # no line samples in the file: one line, exit 2
+    return {expect}
+
+
 def run(verb, argv, cwd, stdin=None, extra_files_dir=None):
+    allowed = allowed_for(verb)
     t = time.monotonic()
     try:
         p = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, timeout=LIMIT,
@@ -137,7 +147,10 @@ def main():
              ["line-profile", "--source-dir", os.path.join(outdir, "wd"), path]),
         ]
         for verb, args in verbs:
-            run(verb, [cli] + args, cwd)
+            p = run(verb, [cli] + args, cwd)
+            if verb == "summary" and p and expect == 2 and \
+                    not re.search(error_regex.encode(), p.stderr):
+                fail(verb, f"the error does not say why (want /{error_regex}/)", b"", p.stderr)
         for fmt in ("json", "csv", "chrome-trace", "speedscope", "collapsed", "plot-data"):
             d = os.path.join(work, "export-" + fmt)
             os.makedirs(d)
@@ -153,13 +166,14 @@ def main():
             extra_files_dir=d)
         tui(work)
         if viewer != "-":
-            for page in ("info", "lines", "timeline"):
-                d = os.path.join(work, "viewer-" + page)
-                os.makedirs(d)
-                run("viewer --page " + page,
-                    [xvfb, "-a", "-s", "-screen 0 1600x1000x24", viewer, "--screenshot",
-                     os.path.join(d, "shot.png"), "--size", "1280x800", "--page", page, path],
-                    cwd)
+            name = os.path.basename(path)
+            page = "info" if "metadata" in name else "lines" if "path" in name or \
+                "lines" in name else "timeline"
+            d = os.path.join(work, "viewer")
+            os.makedirs(d)
+            run("viewer --page " + page,
+                [xvfb, "-a", "-s", "-screen 0 1600x1000x24", viewer, "--screenshot",
+                 os.path.join(d, "shot.png"), "--size", "1280x800", "--page", page, path], cwd)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     slow = sorted(times, reverse=True)[:3]
@@ -196,7 +210,7 @@ def tui(work):
     except BrokenPipeError:
         out, err = p.communicate()
     times.append((time.monotonic() - t, "tui"))
-    if p.returncode not in allowed:
+    if p.returncode not in allowed_for("tui"):
         fail("tui", f"exit status {p.returncode}", out, err)
     raw = out + err
     if SANITIZER.search(raw):

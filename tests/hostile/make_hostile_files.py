@@ -11,7 +11,8 @@ OUTDIR/wd/               the "working directory" the line-sample files record:
 OUTDIR/wd/lines_in_wd.h5 a line-sampled run saved in its working directory
                          (its sources may be shown; the traps never)
 OUTDIR/secret/secret.txt a file no run owns: its marker must never be printed
-OUTDIR/manifest.txt      one line per file: "<path> <expected exit statuses>"
+OUTDIR/manifest.txt      one line per file: "<path>\t<status>\t<error regex>"
+                         (EXPECT below: what every reading verb must do)
 
 Every file is small (a few KB to a few hundred KB) and is built with h5py
 from the public layouts in h5schema/SCHEMA.md, so each one is structurally
@@ -39,8 +40,53 @@ def path_of(kind):
     return os.path.join(FILES, kind + ".h5")
 
 
-def note(path, statuses):
-    manifest.append(f"{path} {statuses}")
+# What each kind must do: exit status of every reading verb, and a regex the
+# error line (stderr of `summary`) must match when the status is 2.
+EXPECT = {
+    "size_v1_calls_2e26": (2, "decompression bomb"),
+    "size_v1_calls_2e28": (2, "decompression bomb"),
+    "size_pycolumnar_events_2e26": (2, "decompression bomb"),
+    "size_pycolumnar_events_2e28": (2, "decompression bomb"),
+    "size_pyregions_2e26": (2, "decompression bomb"),
+    "size_region_names_2e24": (2, "decompression bomb"),
+    "size_thread_names_2e20": (2, "decompression bomb"),
+    "size_index_2e20_ranks": (2, "decompression bomb"),
+    "size_pyregions_ranks_2e20": (2, "idle ranks"),
+    "size_metadata_100k": (0, ""),
+    "size_deep_nesting": (0, ""),
+    "size_many_regions": (0, ""),
+    "cycle_self": (2, "hard-link cycle"),
+    "cycle_fanout": (2, "hard-link cycle"),
+    "cycle_to_rank": (2, "hard-link cycle"),
+    "cycle_rank_alias": (2, "hard-link alias"),
+    "cycle_diamond_2e40_paths": (2, "hard-link cycle or alias"),
+    "time_int64_extremes": (2, "times lie within"),
+    "time_offset_extremes": (2, "clock offset .* is impossible"),
+    "time_negative_offset_err": (2, "clock offset .* is impossible"),
+    "time_sum_overflow": (2, "add up to more than 2\\^62"),
+    "time_negative_own": (2, "own time would be negative"),
+    "time_end_before_start": (2, "ends before it starts"),
+    "time_pycolumnar_extremes": (2, "times lie within"),
+    "time_pyregions_extremes": (2, "times lie within"),
+    "lines_sum_overflow": (2, "line row 0: .*more than 2\\^62"),
+    "dropped_overflow": (2, "add up past 2\\^62"),
+    "counters_extremes": (2, "counter row 0: .*more than 2\\^62"),
+    "num_ranks_lies": (2, "num_ranks is 1099511627776 but / holds only"),
+    "escape_names": (0, ""),
+    "escape_names_raw": (0, ""),
+    "escape_in_error": (2, "broken\\\\x07: start_times has 2 values but end_times has 1"),
+    "escape_formulas": (0, ""),
+    "paths_wd_elsewhere": (0, ""),
+    "paths_wd_root": (0, ""),
+    "paths_wd_secret": (0, ""),
+    "lines_in_wd": (0, ""),
+}
+
+
+def note(path, statuses=None):
+    kind = os.path.basename(path)[:-3]
+    status, regex = EXPECT[kind]
+    manifest.append(f"{path}\t{status}\t{regex}")
 
 
 # ------------------------------------------------------------ schema v1 ----
@@ -407,11 +453,17 @@ def build_all():
            meta={"working_directory": WD})
     inside = os.path.join(WD, kind + ".h5")
     os.replace(p, inside)
-    manifest[-1] = f"{inside} 0 2"
+    manifest[-1] = manifest[-1].replace(p, inside)
 
 
+if sys.argv[1] == "--kinds":  # for CMake: one test per kind
+    print(";".join(sorted(EXPECT)))
+    sys.exit(0)
 make_traps()
 build_all()
+missing = set(EXPECT) - {os.path.basename(m.split("\t")[0])[:-3] for m in manifest}
+if missing:
+    sys.exit(f"make_hostile_files: kinds expected but not written: {sorted(missing)}")
 with open(os.path.join(OUT, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")
 print(f"make_hostile_files: {len(manifest)} files in {OUT}")
