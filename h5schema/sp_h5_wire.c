@@ -337,12 +337,23 @@ static void r_kv(rbuf *r, sp_kvlist *l)
     uint64_t n = r_u64(r);
     if (r->rc || (r->rc = sp__read_charge_n(r->what, n, sizeof(sp_kv))) < 0)
         return;
+    /* Appended as they come (the sender's keys are unique): sp_kvlist_set()
+     * searches the list, O(n^2) for 100,000 entries. */
+    if (n && !(l->items = calloc((size_t)n, sizeof *l->items))) {
+        r->rc = SP_ENOMEM;
+        return;
+    }
+    l->cap = (size_t)n;
     for (uint64_t i = 0; i < n && !r->rc; i++) {
         char *k = r_str(r), *v = r_str(r);
-        if (!r->rc && sp_kvlist_set(l, k, v) < 0)
-            r->rc = SP_ENOMEM;
-        free(k);
-        free(v);
+        if (!r->rc) {
+            l->items[l->n].key = k;
+            l->items[l->n].value = v;
+            l->n++;
+        } else {
+            free(k);
+            free(v);
+        }
     }
 }
 

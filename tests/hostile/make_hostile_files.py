@@ -52,7 +52,7 @@ EXPECT = {
     "size_thread_names_2e20": (2, "decompression bomb"),
     "size_index_2e20_ranks": (2, "decompression bomb"),
     "size_pyregions_ranks_2e20": (2, "idle ranks"),
-    "size_metadata_100k": (0, ""),
+    "size_metadata_30k": (0, ""),
     "size_deep_nesting": (0, ""),
     "size_many_regions": (0, ""),
     "cycle_self": (2, "hard-link cycle"),
@@ -85,6 +85,8 @@ EXPECT = {
 
 def note(path, statuses=None):
     kind = os.path.basename(path)[:-3]
+    if kind not in EXPECT:
+        return  # a file with a test of its own
     status, regex = EXPECT[kind]
     manifest.append(f"{path}\t{status}\t{regex}")
 
@@ -292,9 +294,13 @@ def build_all():
             region(f.require_group(f"rank{r}/regions"), "work", [r], [r + 10])
     pyregions("size_pyregions_ranks_2e20", sparse_ranks)
 
-    many_meta = {f"key{i:06d}": f"value {i}" for i in range(100000)}
-    many_meta["working_directory"] = WD
-    v1("size_metadata_100k", NAMES, [{"calls": simple_calls()}], meta=many_meta)
+    # Every verb reads it (30,000 entries); the viewer's Info page is also
+    # shown the 100,000 entries of the issue (viewer_metadata_100k.h5, its
+    # own test: reading it takes seconds, the page must not add to that).
+    for n, kind in ((30000, "size_metadata_30k"), (100000, "viewer_metadata_100k")):
+        many_meta = {f"key{i:06d}": f"value {i}" for i in range(n)}
+        many_meta["working_directory"] = WD
+        v1(kind, NAMES, [{"calls": simple_calls()}], meta=many_meta)
     # deep nesting: one 20000-level chain
     depth = 20000
     deep = [(i, 2 * depth - i, 0, 0, i - 1) for i in range(depth)]
