@@ -48,6 +48,7 @@ typedef struct sp_h5_isolation {
      * appended, and the program must call sp_h5_read_helper_main(path). */
     const char *const *helper_argv;
     double timeout_s; /* 0: SCOPE_PROFILER_READ_TIMEOUT, else 300 s */
+    int cancel_fd;    /* readable = give up and kill the child; -1: none */
 } sp_h5_isolation;
 
 /*

@@ -159,7 +159,8 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
     sp__read_budget budget;
     bool timed_out = false;
     if ((rc = sp__read_budget_begin(&budget, path, -1)) == 0) {
-        rc = sp__h5_wire_read(pfd[0], path, timeout, &run, &timed_out);
+        rc = sp__h5_wire_read(pfd[0], how ? how->cancel_fd : -1, path, timeout, &run,
+                              &timed_out);
         sp__read_budget_end(&budget);
     }
     if (timed_out)
@@ -172,7 +173,9 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
     while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
         ;
     int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
-    if (timed_out) {
+    if (timed_out && strstr(sp_last_error(), "was cancelled")) {
+        /* the message stands */
+    } else if (timed_out) {
         rc = sp__error(SP_EIO,
                        "'%s': reading took longer than %.0f s and was stopped: the file is "
                        "damaged or very large (%s=SECONDS allows longer)",

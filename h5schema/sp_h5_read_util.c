@@ -430,17 +430,19 @@ static char *dup_n(const char *s, size_t n)
  * known once read, and a small file can make many of its elements point at
  * one large string.
  */
-typedef herr_t (*read_fn)(hid_t obj, hid_t mtype, hsize_t first, hsize_t count, void *buf);
+typedef herr_t (*read_fn)(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                          void *buf);
 
 #define STRING_BLOCK 4096
 
-static herr_t dset_read(hid_t obj, hid_t mtype, hsize_t first, hsize_t count, void *buf)
+static herr_t dset_read(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                        void *buf)
 {
     hid_t fspace = H5Dget_space(obj), mspace = H5Screate_simple(1, &count, NULL);
     herr_t e = -1;
     if (fspace >= 0 && mspace >= 0 &&
         H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &first, NULL, &count, NULL) >= 0)
-        e = H5Dread(obj, mtype, mspace, fspace, H5P_DEFAULT, buf);
+        e = H5Dread(obj, mtype, mspace, fspace, dxpl, buf);
     if (mspace >= 0)
         H5Sclose(mspace);
     if (fspace >= 0)
@@ -448,11 +450,38 @@ static herr_t dset_read(hid_t obj, hid_t mtype, hsize_t first, hsize_t count, vo
     return e;
 }
 
-static herr_t attr_read(hid_t obj, hid_t mtype, hsize_t first, hsize_t count, void *buf)
+static herr_t attr_read(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                        void *buf)
 {
+    (void)dxpl; /* attributes are read whole, with HDF5's own allocator */
     (void)first;
-    (void)count; /* attributes are read whole */
+    (void)count;
     return H5Aread(obj, mtype, buf);
+}
+
+/* HDF5 allocates each variable-length string of a dataset read through this:
+ * a string's length comes from the file (a crafted one claims gigabytes per
+ * element), so each allocation is charged to the read budget first and
+ * refused beyond it, which fails the read cleanly. */
+typedef struct vlen_ctx {
+    const char *where;
+    bool refused;
+} vlen_ctx;
+
+static void *vlen_alloc(size_t size, void *info)
+{
+    vlen_ctx *v = info;
+    if (sp__read_charge(v->where, size) < 0) {
+        v->refused = true;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void vlen_free(void *p, void *info)
+{
+    (void)info;
+    free(p);
 }
 
 static int read_string_values(const char *file, hid_t obj, hid_t ftype, size_t n, read_fn rd,
@@ -460,7 +489,7 @@ static int read_string_values(const char *file, hid_t obj, hid_t ftype, size_t n
 {
     int rc = 0;
     bool over_budget = false; /* the budget's message is already set */
-    hid_t mtype = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
+    hid_t mtype = H5I_INVALID_HID, mspace = H5I_INVALID_HID, dxpl = H5P_DEFAULT;
     char **res = NULL;
     char *raw = NULL;
     *out = NULL;
@@ -496,10 +525,18 @@ static int read_string_values(const char *file, hid_t obj, hid_t ftype, size_t n
         goto done;
     }
     bool space_pad = !var && H5Tget_strpad(ftype) == H5T_STR_SPACEPAD;
+    vlen_ctx vctx = {where, false};
+    if (var && !whole &&
+        ((dxpl = H5Pcreate(H5P_DATASET_XFER)) < 0 ||
+         H5Pset_vlen_mem_manager(dxpl, vlen_alloc, &vctx, vlen_free, NULL) < 0)) {
+        rc = SP_EFORMAT;
+        goto done;
+    }
     for (size_t first = 0; first < n && rc == 0; first += block) {
         size_t count = n - first < block ? n - first : block;
-        if (rd(obj, mtype, first, count, raw) < 0) {
-            rc = SP_EFORMAT;
+        if (rd(obj, mtype, dxpl, first, count, raw) < 0) {
+            rc = vctx.refused ? SP_ENOMEM : SP_EFORMAT;
+            over_budget = vctx.refused;
             break;
         }
         uint64_t bytes = 0;
@@ -521,14 +558,17 @@ static int read_string_values(const char *file, hid_t obj, hid_t ftype, size_t n
         }
         if (var) {
             /* mspace covers `block` elements; the unread tail holds NULLs. */
-            H5Dvlen_reclaim(mtype, mspace, H5P_DEFAULT, raw);
+            H5Dvlen_reclaim(mtype, mspace, dxpl, raw);
             memset(raw, 0, block * sizeof(char *));
         }
-        if (rc == 0 && var && (rc = sp__read_charge(where, bytes)) < 0)
+        /* Attributes: charged once read (HDF5 allocates them itself). */
+        if (rc == 0 && var && whole && (rc = sp__read_charge(where, bytes)) < 0)
             over_budget = true;
     }
 done:
     free(raw);
+    if (dxpl != H5P_DEFAULT && dxpl >= 0)
+        H5Pclose(dxpl);
     if (mspace >= 0)
         H5Sclose(mspace);
     if (mtype >= 0)

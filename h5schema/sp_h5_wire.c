@@ -192,6 +192,8 @@ int sp__h5_wire_write(int fd, const sp_run *run, int status, const char *message
 
 typedef struct rbuf {
     int fd;
+    int cancel_fd; /* readable = stop (-1: none) */
+    bool cancelled;
     double deadline; /* CLOCK_MONOTONIC seconds; 0 = none */
     char buf[1 << 16];
     size_t pos, len;
@@ -211,17 +213,22 @@ static double now_s(void)
 static ssize_t r_raw(rbuf *r, void *p, size_t n)
 {
     for (;;) {
-        if (r->deadline > 0) {
-            double left = r->deadline - now_s();
+        if (r->deadline > 0 || r->cancel_fd >= 0) {
+            double left = r->deadline > 0 ? r->deadline - now_s() : 3600;
             if (left <= 0) {
                 r->timed_out = true;
                 return -1;
             }
-            struct pollfd pfd = {.fd = r->fd, .events = POLLIN};
+            struct pollfd pfd[2] = {{.fd = r->fd, .events = POLLIN},
+                                    {.fd = r->cancel_fd, .events = POLLIN}};
             int ms = left > 3600 ? 3600000 : (int)(left * 1000) + 1;
-            int k = poll(&pfd, 1, ms);
+            int k = poll(pfd, r->cancel_fd >= 0 ? 2 : 1, ms);
             if (k < 0 && errno == EINTR)
                 continue;
+            if (k > 0 && r->cancel_fd >= 0 && (pfd[1].revents & POLLIN)) {
+                r->cancelled = true;
+                return -1;
+            }
             if (k == 0)
                 continue; /* the deadline check above ends it */
             if (k < 0)
@@ -431,7 +438,8 @@ static void r_rank(rbuf *r, sp_run *run, sp_rank_data *rk)
     }
 }
 
-int sp__h5_wire_read(int fd, const char *file, double timeout_s, sp_run **out, bool *timed_out)
+int sp__h5_wire_read(int fd, int cancel_fd, const char *file, double timeout_s, sp_run **out,
+                     bool *timed_out)
 {
     *out = NULL;
     *timed_out = false;
@@ -439,6 +447,7 @@ int sp__h5_wire_read(int fd, const char *file, double timeout_s, sp_run **out, b
     if (!r)
         return sp__error(SP_ENOMEM, "out of memory");
     r->fd = fd;
+    r->cancel_fd = cancel_fd;
     r->deadline = timeout_s > 0 ? now_s() + timeout_s : 0;
     r->what = "the run passed back by the reading process";
     sp_run *run = NULL;
@@ -500,11 +509,13 @@ int sp__h5_wire_read(int fd, const char *file, double timeout_s, sp_run **out, b
 done:
     /* Stream failures (short, malformed) carry no message yet; budget and
      * memory failures have theirs. */
-    if (rc == SP_EFORMAT || rc == SP_EIO)
+    if (r->cancelled)
+        rc = sp__error(SP_EIO, "%s: reading was cancelled", file);
+    else if (rc == SP_EFORMAT || rc == SP_EIO)
         sp__error(rc, "%s: the reading process %s", file,
                   r->timed_out ? "took too long" : "sent back a damaged run");
 checked:
-    *timed_out = r->timed_out;
+    *timed_out = r->timed_out || r->cancelled; /* either way: kill the sender */
     if (rc < 0) {
         sp_run_free(run);
         run = NULL;

@@ -16,12 +16,14 @@ int sp__h5_wire_write(int fd, const sp_run *run, int status, const char *message
 
 /*
  * Read what sp__h5_wire_write() sent, waiting at most timeout_s seconds in
- * all (0: no limit). Every count is charged to the read budget of this
+ * all (0: no limit), and stopping ("reading was cancelled", *timed_out set)
+ * when cancel_fd (-1: none) becomes readable. Every count is charged to the read budget of this
  * thread (open one first), and the run is checked as a run read from a file
  * is. 0 with *out, or the sender's status and message, or SP_EFORMAT /
  * SP_EIO "<file>: the reading process sent back a damaged run" (or "took
  * too long", with *timed_out set).
  */
-int sp__h5_wire_read(int fd, const char *file, double timeout_s, sp_run **out, bool *timed_out);
+int sp__h5_wire_read(int fd, int cancel_fd, const char *file, double timeout_s, sp_run **out,
+                     bool *timed_out);
 
 #endif

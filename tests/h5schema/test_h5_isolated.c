@@ -8,8 +8,8 @@
  *   allocating what it claims;
  * - the golden file read in a child equals the golden file read in-process,
  *   and the child's error (missing file, bad file) comes back as it was;
- * - a child that crashes (SIGSEGV) or hangs (killed at the timeout) becomes
- *   an error message, in the fork and in the helper-program modes.
+ * - a child that crashes (SIGSEGV), hangs (killed at the timeout), is
+ *   cancelled (killed at once) or sends garbage becomes an error message.
  */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -86,7 +86,7 @@ static void trip(const sp_run *run, int status, const char *msg, int *rc, sp_run
     sp__read_budget b;
     ASSERT_EQ_I(sp__read_budget_begin(&b, "trip", -1), 0);
     bool timed_out = true;
-    *rc = sp__h5_wire_read(fd, "trip", 10, out, &timed_out);
+    *rc = sp__h5_wire_read(fd, -1, "trip", 10, out, &timed_out);
     sp__read_budget_end(&b);
     close(fd);
     ASSERT(!timed_out);
@@ -159,7 +159,7 @@ static void test_truncated_streams_are_refused(void)
         sp__read_budget_begin(&b, "cut", -1);
         sp_run *out = NULL;
         bool to;
-        int rc = sp__h5_wire_read(f2, "cut", 10, &out, &to);
+        int rc = sp__h5_wire_read(f2, -1, "cut", 10, &out, &to);
         sp__read_budget_end(&b);
         close(f2);
         ASSERT_MSG(rc < 0 && out == NULL, "a stream cut at %lld bytes was accepted",
@@ -192,7 +192,7 @@ static void test_lying_counts_are_refused(void)
     ASSERT_EQ_I(sp__read_budget_begin(&b, "lie", -1), 0);
     sp_run *out = NULL;
     bool to;
-    int rc = sp__h5_wire_read(fd, "lie", 10, &out, &to);
+    int rc = sp__h5_wire_read(fd, -1, "lie", 10, &out, &to);
     sp__read_budget_end(&b);
     unsetenv(SP_READ_LIMIT_ENV);
     close(fd);
@@ -233,28 +233,40 @@ static void test_crash_and_hang_become_errors(void)
     const char *golden = SP_TEST_DATA_DIR "/golden/v1/small.h5";
     int st = 0;
     const char *const crash[] = {"/bin/sh", "-c", "kill -SEGV $$", "sh", NULL};
-    sp_h5_isolation how = {crash, 10};
+    sp_h5_isolation how = {crash, 10, -1};
     sp_run *r = sp_h5_read_isolated(golden, &how, &st);
     ASSERT(r == NULL);
     ASSERT_EQ_I(st, SP_EFORMAT);
     ASSERT_CONTAINS(sp_last_error(), "crashed the HDF5 library (a segmentation fault)");
 
     const char *const hang[] = {"/bin/sh", "-c", "exec sleep 30", "sh", NULL};
-    how = (sp_h5_isolation){hang, 1};
+    how = (sp_h5_isolation){hang, 1, -1};
     r = sp_h5_read_isolated(golden, &how, &st);
     ASSERT(r == NULL);
     ASSERT_EQ_I(st, SP_EIO);
     ASSERT_CONTAINS(sp_last_error(), "took longer than 1 s and was stopped");
     ASSERT_CONTAINS(sp_last_error(), SP_READ_TIMEOUT_ENV);
 
+    /* Cancelled (the viewer's load replaced or its window closed): the
+     * child is killed at once, long before its 30 s timeout. */
+    int cancel[2];
+    ASSERT_EQ_I(pipe(cancel), 0);
+    ASSERT_EQ_I(write(cancel[1], "x", 1), 1);
+    how = (sp_h5_isolation){hang, 30, cancel[0]};
+    r = sp_h5_read_isolated(golden, &how, &st);
+    close(cancel[0]);
+    close(cancel[1]);
+    ASSERT(r == NULL);
+    ASSERT_CONTAINS(sp_last_error(), "reading was cancelled");
+
     const char *const garbage[] = {"/bin/sh", "-c", "echo hello", "sh", NULL};
-    how = (sp_h5_isolation){garbage, 10};
+    how = (sp_h5_isolation){garbage, 10, -1};
     r = sp_h5_read_isolated(golden, &how, &st);
     ASSERT(r == NULL);
     ASSERT_CONTAINS(sp_last_error(), "sent back a damaged run");
 
     const char *const missing[] = {"/nonexistent/helper", NULL};
-    how = (sp_h5_isolation){missing, 10};
+    how = (sp_h5_isolation){missing, 10, -1};
     r = sp_h5_read_isolated(golden, &how, &st);
     ASSERT(r == NULL);
     ASSERT_CONTAINS(sp_last_error(), "/nonexistent/helper");
