@@ -21,6 +21,8 @@ test_pkgs=(
   imagemagick                                  # screenshot pixel checks
   tmux                                         # tui tests
   chromium                                     # report test (headless screenshot)
+  clang-14 libclang-rt-14-dev                  # fuzzing: libFuzzer (scripts/fuzz.sh)
+  bsdutils util-linux                          # script(1): the TUI in a pty; setarch (TSan)
 )
 
 pkgs=("${build_pkgs[@]}")
