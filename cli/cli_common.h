@@ -82,8 +82,5 @@ int sp__cli_finish_output(int status);
  * a sequence to the terminal. Verbs print as usual. */
 void sp__cli_protect_output(bool protect_stdout);
 
-/* Write the SGR sequence "ESC [ sgr m" (sgr: digits and ';', e.g. "1;31")
- * to f through the filter: the only way a verb can colour its output. */
-void sp__cli_sgr(FILE *f, const char *sgr);
 
 #endif

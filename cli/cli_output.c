@@ -12,8 +12,8 @@
  * formats written to stdout (JSON, HTML with "-o -") are already escaped by
  * their writers, so the filter leaves them unchanged.
  *
- * Colours, if a verb wants them, go through sp__cli_sgr(): a private
- * marker lets exactly one SGR sequence ("ESC [ digits ; m") through.
+ * No sequence passes, colours included: no verb prints any, and a way to let
+ * "ours" through is a way for a file to set black on black.
  */
 #include "cli_common.h"
 
@@ -25,16 +25,9 @@
 
 #include "sp_display.h"
 
-/* U+FFFF, a noncharacter: what sp__cli_sgr() puts before its sequence. A
- * file's text cannot use it to pass a sequence: the filter only honours it
- * immediately before "ESC [" digits/semicolons "m", which is then all it lets
- * through. */
-#define SGR_MARK "\xef\xbf\xbf"
-#define SGR_MARK_LEN 3
-
 typedef struct safe_stream {
     int fd;
-    char pending[16]; /* the start of a character or marked sequence cut by a write */
+    char pending[16]; /* the start of a character cut by the end of a write */
     size_t npending;
 } safe_stream;
 
@@ -54,51 +47,19 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Length of a marked SGR sequence at p[0..n): > 0 complete, 0 not one, -1
- * possibly one but cut short. */
-static long marked_sgr(const char *p, size_t n)
-{
-    static const char head[] = SGR_MARK "\x1b[";
-    size_t h = sizeof head - 1;
-    if (memcmp(p, head, n < h ? n : h) != 0)
-        return 0;
-    if (n < h)
-        return -1;
-    for (size_t i = h; i < n && i < h + 12; i++) {
-        if (p[i] == 'm')
-            return (long)(i + 1);
-        if (!((p[i] >= '0' && p[i] <= '9') || p[i] == ';'))
-            return 0;
-    }
-    return n < h + 12 ? -1 : 0;
-}
-
-/* Escape and write data; keep an incomplete tail (a character or marked
- * sequence cut by the end of data) for the next call, unless final. */
+/* Escape and write data; keep an incomplete tail (a character cut by the end
+ * of data) for the next call, unless final. */
 static int emit(safe_stream *st, const char *data, size_t n, bool final)
 {
     enum { CHUNK = 4096 };
     char out[4 * (CHUNK + 4)];
     size_t i = 0;
     while (i < n) {
-        if (data[i] == SGR_MARK[0]) {
-            long k = marked_sgr(data + i, n - i);
-            if (k > 0) { /* pass the sequence, drop the marker */
-                if (write_all(st->fd, data + i + SGR_MARK_LEN, (size_t)k - SGR_MARK_LEN) < 0)
-                    return -1;
-                i += (size_t)k;
-                continue;
-            }
-            if (k < 0 && !final)
-                break; /* maybe a marked sequence: wait for the rest */
-        }
-        /* Up to the next possible marker or CHUNK bytes, never inside a
-         * UTF-8 sequence (so only the end of data can cut a character). */
-        size_t end = i + 1;
-        while (end < n && end - i < CHUNK && data[end] != SGR_MARK[0])
-            end++;
-        while (end < n && ((unsigned char)data[end] & 0xC0) == 0x80)
-            end++;
+        /* At most CHUNK bytes, never ending inside a UTF-8 sequence (so only
+         * the end of data can cut a character). */
+        size_t end = i + (n - i < CHUNK ? n - i : CHUNK);
+        for (int k = 0; k < 3 && end < n && ((unsigned char)data[end] & 0xC0) == 0x80; k++)
+            end++; /* a character has at most 3 continuation bytes */
         size_t used = 0;
         size_t k = sp_display_escape_bytes(
             out, data + i, end - i, SP_DISPLAY_KEEP_NEWLINE | (final ? 0 : SP_DISPLAY_PARTIAL),
@@ -182,11 +143,4 @@ void sp__cli_protect_output(bool protect_stdout)
     FILE *o = safe_open(&out_state, isatty(1) ? _IOLBF : _IOFBF);
     if (o)
         stdout = o;
-}
-
-void sp__cli_sgr(FILE *f, const char *sgr)
-{
-    fputs(SGR_MARK "\x1b[", f);
-    fputs(sgr, f);
-    fputc('m', f);
 }
