@@ -63,6 +63,8 @@ static int in_ranges(uint32_t cp, const cp_range *r, size_t n)
 
 static int cp_width(uint32_t cp)
 {
+    if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
+        return 1; /* a bidi override is shown as '?' (sp__label_copy) */
     if (in_ranges(cp, zero_width, sizeof zero_width / sizeof *zero_width))
         return 0;
     if (in_ranges(cp, double_width, sizeof double_width / sizeof *double_width))
@@ -138,8 +140,9 @@ size_t sp__label_copy(char *dst, size_t dstsize, const char *src, size_t max_col
         size_t len = utf8_decode(s, &cp);
         int cw;
         const unsigned char *bytes = s;
-        if (len == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0)) {
-            /* invalid byte or a control character: one '?' */
+        if (len == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
+            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+            /* invalid byte, control character or bidi override: one '?' */
             bytes = (const unsigned char *)"?";
             cw = 1;
             s += len ? len : 1;

@@ -2,6 +2,8 @@
 /* cli_common.c - errors, option parsing and run opening for every verb. */
 #include "cli_common.h"
 
+#include "sp_h5.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -108,7 +110,15 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
 
 sp_run *sp__cli_open_run(const char *path)
 {
-    sp_run *run = sp_read_h5(path);
+    /* The file is read in a child process (sp_h5_read_isolated): a file that
+     * crashes or hangs libhdf5 ends in one line and exit status 2, never in a
+     * signal. SCOPE_PROFILER_READ_ISOLATION=0 reads in-process (debuggers). */
+    sp_run *run = sp_h5_isolation_enabled() ? sp_h5_read_isolated(path, NULL, NULL)
+                                            : sp_h5_read(path, NULL);
+    if (run && sp_run_analyze(run) != 0) {
+        sp_run_free(run);
+        run = NULL;
+    }
     if (run)
         return run;
     const char *why = sp_last_error();

@@ -9,6 +9,7 @@
 #define CLI_COMMON_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "scope_profiler.h"
@@ -72,5 +73,14 @@ int sp__cli_open_filtered(const char *verb, const char *path, const char *includ
 /* Flush stdout; on a write error report it and return SP_CLI_EXIT_FAILURE,
  * else `status`. */
 int sp__cli_finish_output(int status);
+
+/* ---- output safety (cli_output.c) ----
+ * main() calls sp__cli_protect_output() before any verb runs: from then on
+ * stderr (and stdout, unless the verb draws with ncurses) escape every control
+ * character but newline and tab, C1 controls, bidi overrides and invalid
+ * UTF-8 (sp_display.h), so no name, path or message from a run file can send
+ * a sequence to the terminal. Verbs print as usual. */
+void sp__cli_protect_output(bool protect_stdout);
+
 
 #endif

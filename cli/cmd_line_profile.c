@@ -18,6 +18,7 @@
 #include "plot_args.h"
 #include "report.h"
 #include "sp_analysis_internal.h"
+#include "sp_source.h"
 
 static const char line_profile_usage[] =
     "usage: " SP_CLI_NAME " line-profile [--region RE] [--rank N] [--top N] [--brief] FILE\n\n"
@@ -32,6 +33,11 @@ static const char line_profile_usage[] =
     "  -r, --rank N     only rank N\n"
     "  -n, --top N      at most N lines per region (default 20)\n"
     "  -b, --brief      only the ranking, no per-function source tables\n"
+    "  -s, --source-dir DIR  show source files below DIR too (repeatable; also\n"
+    "                   SCOPE_PROFILER_SOURCE_DIR=DIR1:DIR2). Without it, only files\n"
+    "                   below the run's working directory are shown, and only when\n"
+    "                   the run file lies there too; others show \"not shown\"\n"
+    "                   and the reason\n"
     "  -h, --help       show this help\n"
     "Exit status 2 when FILE has no line-level data.\n";
 
@@ -52,25 +58,29 @@ static int fline_order(const void *pa, const void *pb)
     return a->lineno < b->lineno ? -1 : a->lineno > b->lineno;
 }
 
-/* The source file of a sample as recorded, else relative to the run's
- * working directory. NULL when it cannot be read. */
-static FILE *open_source(const sp_run *run, const char *file)
+/* The source file of a sample, under the policy of sp_source.h (below the
+ * run's working directory or a --source-dir, a regular file, bounded, never
+ * blocking). NULL with *why set when it is not shown. *text keeps the bytes
+ * the returned stream reads (free both). */
+static FILE *open_source(const sp_source_policy *policy, const char *file, char **text,
+                         const char **why)
 {
-    if (!*file)
+    size_t len = 0;
+    *text = NULL;
+    if (sp_source_read(policy, file, text, &len, why) != 0)
         return NULL;
-    FILE *f = fopen(file, "r");
-    const char *wd = sp_run_metadata(run, "working_directory");
-    if (!f && file[0] != '/' && wd) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", wd, file);
-        f = fopen(path, "r");
+    FILE *f = len ? fmemopen(*text, len, "r") : NULL;
+    if (!f) {
+        *why = len ? "cannot be read" : "empty";
+        free(*text);
+        *text = NULL;
     }
     return f;
 }
 
 /* Print lines [from, to] of the source (NULL: numbers only) with the
  * samples of v[0..n) on their lines. */
-static void print_function_table(const fline *v, size_t n, FILE *src, FILE *out)
+static void print_function_table(const fline *v, size_t n, FILE *src, const char *why, FILE *out)
 {
     uint64_t samples = 0;
     int64_t total = 0;
@@ -89,17 +99,23 @@ static void print_function_table(const fline *v, size_t n, FILE *src, FILE *out)
                     sp__fmt_dur(v[i].time_ns * 1e-9, b, sizeof b),
                     total ? 100.0 * (double)v[i].time_ns / (double)total : 0.0);
         if (!src && *v[0].file)
-            fprintf(out, "(source not readable: %s)\n", v[0].file);
+            fprintf(out, "(source not shown: %s: %s)\n", v[0].file, why ? why : "not found");
         return;
     }
-    lo = lo > 3 ? lo - 2 : 1; /* a little context, as the function's start is unknown */
-    hi += 2;
+    /* int64: the context around line INT32_MAX must not overflow. */
+    int64_t from = lo > 3 ? (int64_t)lo - 2 : 1; /* a little context, as the function's start is unknown */
+    int64_t to = (int64_t)hi + 2;
     char line[4096];
     size_t k = 0;
-    for (int32_t no = 1; no <= hi && fgets(line, sizeof line, src); no++) {
+    for (int64_t no = 1; no <= to && fgets(line, sizeof line, src); no++) {
         size_t len = strcspn(line, "\n");
+        if (!line[len]) { /* longer than the buffer: the rest of it is not shown */
+            int ch;
+            while ((ch = fgetc(src)) != EOF && ch != '\n')
+                ;
+        }
         line[len] = '\0';
-        if (no < lo)
+        if (no < from)
             continue;
         char text[600];
         sp__label_copy(text, sizeof text, line, 120);
@@ -110,16 +126,17 @@ static void print_function_table(const fline *v, size_t n, FILE *src, FILE *out)
             int64_t t = 0;
             for (; k < n && v[k].lineno == no; k++)
                 s += v[k].samples, t += v[k].time_ns;
-            fprintf(out, "%8d %10" PRIu64 " %12s %8.1f  %s\n", (int)no, s,
+            fprintf(out, "%8" PRId64 " %10" PRIu64 " %12s %8.1f  %s\n", no, s,
                     sp__fmt_dur(t * 1e-9, b, sizeof b),
                     total ? 100.0 * (double)t / (double)total : 0.0, text);
         } else {
-            fprintf(out, "%8d %10s %12s %8s  %s\n", (int)no, "", "", "", text);
+            fprintf(out, "%8" PRId64 " %10s %12s %8s  %s\n", no, "", "", "", text);
         }
     }
 }
 
-static int print_functions(const sp_run *run, long rank, const sp_region_filter *f, FILE *out)
+static int print_functions(const sp_run *run, long rank, const sp_region_filter *f,
+                           const sp_source_policy *policy, FILE *out)
 {
     size_t n = 0;
     fline *v = sp__line_rows_collect(run, rank, f, &n);
@@ -139,10 +156,13 @@ static int print_functions(const sp_run *run, long rank, const sp_region_filter 
             sp__label_copy(name, sizeof name, run->region_names[region], 60);
             fprintf(out, "\n=== Region: %s ===\n", name);
         }
-        FILE *src = open_source(run, v[i].file);
-        print_function_table(v + i, j - i, src, out);
+        char *text = NULL;
+        const char *why = NULL;
+        FILE *src = open_source(policy, v[i].file, &text, &why);
+        print_function_table(v + i, j - i, src, why, out);
         if (src)
             fclose(src);
+        free(text);
         i = j;
     }
     free(v);
@@ -154,14 +174,23 @@ int sp__cmd_line_profile(int argc, char **argv)
     static const struct option longopts[] = {
         {"region", required_argument, NULL, 'R'}, {"rank", required_argument, NULL, 'r'},
         {"top", required_argument, NULL, 'n'},    {"brief", no_argument, NULL, 'b'},
+        {"source-dir", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},         {0, 0, 0, 0}};
     const char *region = NULL;
+    const char *dirs[16];
+    size_t ndirs = 0;
     long rank = -1, top = 20;
     bool brief = false;
     int c;
     sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "R:r:n:bh", longopts)) != -1) {
+    while ((c = sp__cli_getopt(argc, argv, "R:r:n:s:bh", longopts)) != -1) {
         switch (c) {
+        case 's':
+            if (ndirs == sizeof dirs / sizeof *dirs)
+                return sp__cli_usage_error(argv[0], "at most %zu --source-dir options",
+                                           sizeof dirs / sizeof *dirs);
+            dirs[ndirs++] = optarg;
+            break;
         case 'b':
             brief = true;
             break;
@@ -208,13 +237,19 @@ int sp__cmd_line_profile(int argc, char **argv)
                       "(SCOPE_PROFILER_LINES=1)",
                       path);
     } else if (run) {
-        if (sp__print_line_profile(run, path, rank, filter, top, stdout) ||
-            (!brief && print_functions(run, rank, filter, stdout))) {
+        sp_source_policy policy;
+        if (sp_source_policy_init(&policy, path, sp_run_metadata(run, "working_directory"), dirs,
+                                  ndirs) != 0) {
+            sp__cli_error("%s", sp_last_error());
+            rc = SP_CLI_EXIT_FAILURE;
+        } else if (sp__print_line_profile(run, path, rank, filter, top, stdout) ||
+                   (!brief && print_functions(run, rank, filter, &policy, stdout))) {
             sp__cli_error("%s", sp_last_error());
             rc = SP_CLI_EXIT_FAILURE;
         } else {
             rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
         }
+        sp_source_policy_free(&policy);
     }
     sp_run_free(run);
     sp_region_filter_free(filter);

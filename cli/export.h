@@ -12,17 +12,19 @@
 #include <stdio.h>
 
 #include "sp_model.h"
+#include "sp_outfile.h"
 
 /* Called once per file written (path as given or joined). */
 typedef void (*sp__wrote_fn)(const char *path);
 
 /* ---- output files (export_util.c) ---- */
 
-/* An output written to "<path>.tmp" and renamed into place on success;
- * path "-" is stdout. */
+/* An output written to an exclusive temporary file next to path and renamed
+ * into place on success (devices such as /dev/null are written in place; see
+ * sp_outfile.h); path "-" is stdout. */
 typedef struct sp__out {
     FILE *f;
-    char *path, *tmp;
+    sp_outfile file;
 } sp__out;
 
 /* 0 or SP_EIO ("cannot write 'path': reason"). */
@@ -55,17 +57,27 @@ char *sp__path_join(const char *dir, const char *name);
 size_t sp__utf8_seq(const unsigned char *s);
 
 /* Write s as a JSON string literal (with quotes): ", \ and control characters
- * escaped, invalid UTF-8 bytes replaced by U+FFFD. NULL writes null. */
+ * (C0, DEL, C1) escaped, invalid UTF-8 bytes replaced by U+FFFD. NULL writes
+ * null. */
 void sp__json_str(FILE *f, const char *s);
 
 /* Write a finite double (%.12g; integers exactly), or null when not finite. */
 void sp__json_num(FILE *f, double v);
 
-/* Write s as one CSV field (RFC 4180: quoted when it holds , " CR LF or
- * leading/trailing spaces; quotes doubled). */
+/* Write s, a text cell, as one CSV field (RFC 4180: quoted when it holds , "
+ * CR LF or leading/trailing spaces; quotes doubled). Control characters but
+ * line breaks and tabs are written as visible escapes (\x1b); a cell that a
+ * spreadsheet would take for a formula (starting with = + - @, tab or CR, and
+ * not a plain number) gets a leading apostrophe. Numbers are not text cells:
+ * write them with fprintf. */
 void sp__csv_str(FILE *f, const char *s);
 
 /* ---- writers ---- */
+
+/* Call paths in the collapsed export and in plot-data's flame.csv keep the
+ * innermost frames only, after "…;": a deep recursion must not make the
+ * output quadratic in its depth. */
+#define SP__EXPORT_MAX_FRAMES 256
 
 /* OUT is a directory: regions.csv, per_rank.csv, calls.csv, call_tree.csv,
  * metadata.csv (export_csv.c). */

@@ -14,21 +14,38 @@
 #include <string.h>
 
 #include "export.h"
+#include "sp_display.h"
 #include "sp_error.h"
 
 static void put_frame(FILE *f, const char *name)
 {
+    /* Control characters as visible escapes (sp_display.h), so no name can
+     * break a line or reach a terminal that shows the file. */
+    char buf[64];
     for (const char *p = name; *p; p++) {
         char c = *p;
-        fputc(c == ';' ? ':' : (c == '\n' || c == '\r' || c == '\t') ? ' ' : c, f);
+        if (c == ';' || c == '\n' || c == '\r' || c == '\t') {
+            fputc(c == ';' ? ':' : ' ', f);
+            continue;
+        }
+        size_t len = 1;
+        while (p[len] && ((unsigned char)p[len] & 0xC0) == 0x80 && len < 4)
+            len++; /* the whole UTF-8 character */
+        fwrite(buf, 1, sp_display_escape_bytes(buf, p, len, 0, NULL), f);
+        p += len - 1;
     }
 }
 
 static void put_path(FILE *f, const sp_run *run, int32_t node, int32_t *chain)
 {
     size_t n = 0;
-    for (int32_t k = node; k > 0; k = run->tree.nodes[k].parent)
+    int32_t k = node;
+    /* The innermost SP__EXPORT_MAX_FRAMES frames: a 20,000-deep recursion
+     * must not write 20,000 lines of 20,000 frames each. */
+    for (; k > 0 && n < SP__EXPORT_MAX_FRAMES; k = run->tree.nodes[k].parent)
         chain[n++] = k;
+    if (k > 0)
+        fputs("\xe2\x80\xa6;", f); /* "…": outer frames left out */
     while (n--) {
         put_frame(f, run->region_names[run->tree.nodes[chain[n]].region]);
         if (n)
@@ -39,11 +56,7 @@ static void put_path(FILE *f, const sp_run *run, int32_t node, int32_t *chain)
 static int collapsed_body(const sp_run *run, FILE *f, const void *ctx)
 {
     bool us = *(const bool *)ctx;
-    size_t maxdepth = 1;
-    for (size_t k = 0; k < run->tree.nnodes; k++)
-        if ((size_t)run->tree.nodes[k].depth + 1 > maxdepth)
-            maxdepth = (size_t)run->tree.nodes[k].depth + 1;
-    int32_t *chain = malloc(maxdepth * sizeof *chain);
+    int32_t *chain = malloc(SP__EXPORT_MAX_FRAMES * sizeof *chain);
     if (!chain)
         return sp__error(SP_ENOMEM, "out of memory");
     for (size_t k = 1; k < run->tree.nnodes; k++) {

@@ -83,9 +83,14 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
     for (size_t k = 1; k < run->tree.nnodes; k++) {
         const sp_tree_node *t = &run->tree.nodes[k];
         size_t n = 0, len = 0;
-        for (int32_t j = (int32_t)k; j > 0; j = run->tree.nodes[j].parent)
+        int32_t j = (int32_t)k;
+        /* The innermost frames only (as the collapsed export): paths of a
+         * deep recursion would make the file quadratic in its depth. */
+        for (; j > 0 && n < SP__EXPORT_MAX_FRAMES; j = run->tree.nodes[j].parent)
             chain[n++] = j;
         path[0] = '\0';
+        if (j > 0)
+            len = (size_t)sprintf(path, "\xe2\x80\xa6;");
         while (n--) {
             const char *nm = run->region_names[run->tree.nodes[chain[n]].region];
             size_t need = len + strlen(nm) + 2;

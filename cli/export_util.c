@@ -12,6 +12,8 @@
 
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_display.h"
+#include "sp_outfile.h"
 
 int sp__out_open(sp__out *o, const char *path)
 {
@@ -20,22 +22,9 @@ int sp__out_open(sp__out *o, const char *path)
         o->f = stdout;
         return 0;
     }
-    o->path = strdup(path);
-    o->tmp = sp__strdup_printf("%s.tmp.%ld", path, (long)getpid());
-    if (!o->path || !o->tmp) {
-        free(o->path);
-        free(o->tmp);
-        return sp__error(SP_ENOMEM, "out of memory");
-    }
-    o->f = fopen(o->tmp, "w");
-    if (!o->f) {
-        int rc = sp__error(SP_EIO, "cannot write '%s': %s", path, strerror(errno));
-        free(o->path);
-        free(o->tmp);
-        memset(o, 0, sizeof *o);
-        return rc;
-    }
-    return 0;
+    int rc = sp_outfile_open(&o->file, path);
+    o->f = o->file.f;
+    return rc;
 }
 
 int sp__out_close(sp__out *o, bool ok)
@@ -49,22 +38,8 @@ int sp__out_close(sp__out *o, bool ok)
         o->f = NULL;
         return rc;
     }
-    bool failed = ferror(o->f) != 0;
-    int saved = errno;
-    if (fclose(o->f) != 0 && !failed) {
-        failed = true;
-        saved = errno;
-    }
-    if (ok && failed)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(saved ? saved : EIO));
-    if (ok && !failed && rename(o->tmp, o->path) != 0)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", o->path, strerror(errno));
-    if (!ok || rc)
-        unlink(o->tmp);
-    free(o->path);
-    free(o->tmp);
-    memset(o, 0, sizeof *o);
-    return rc;
+    o->f = NULL;
+    return sp_outfile_close(&o->file, ok);
 }
 
 int sp__write_file(const char *path, sp__body_fn body, const sp_run *run, const void *ctx,
@@ -169,7 +144,7 @@ void sp__json_str(FILE *f, const char *s)
             fputc('\\', f);
             fputc((int)c, f);
             p++;
-        } else if (c < 0x20) {
+        } else if (c < 0x20 || c == 0x7f) {
             switch (c) {
             case '\n':
                 fputs("\\n", f);
@@ -196,6 +171,9 @@ void sp__json_str(FILE *f, const char *s)
             if (n == 0) {
                 fputs("\\ufffd", f);
                 p++;
+            } else if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) { /* C1 controls */
+                fprintf(f, "\\u%04x", (unsigned)(p[1]));
+                p += 2;
             } else {
                 fwrite(p, 1, n, f);
                 p += n;
@@ -215,23 +193,55 @@ void sp__json_num(FILE *f, double v)
         fprintf(f, "%.12g", v);
 }
 
+/* Whether s is a plain number ("-5", "1.5e-3"): a spreadsheet reads it as
+ * one, never as a formula, so it needs no neutralising. */
+static bool is_number(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    (void)v;
+    return end != s && *end == '\0' && errno == 0 && !strchr(s, 'x') && !strchr(s, 'X');
+}
+
 void sp__csv_str(FILE *f, const char *s)
 {
     if (!s)
         return;
-    size_t n = strlen(s);
-    bool quote = n && (s[0] == ' ' || s[n - 1] == ' ');
-    for (size_t i = 0; i < n && !quote; i++)
-        quote = s[i] == ',' || s[i] == '"' || s[i] == '\r' || s[i] == '\n';
-    if (!quote) {
-        fputs(s, f);
+    /* Text from the run: control characters (but line breaks and tabs, which
+     * quoting keeps) become visible escapes, as on the terminal. */
+    size_t raw = strlen(s);
+    char small[256];
+    char *esc = 4 * raw + 2 <= sizeof small ? small : malloc(4 * raw + 2);
+    if (!esc) {
+        fputs("?", f);
         return;
     }
-    fputc('"', f);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] == '"')
-            fputc('"', f);
-        fputc(s[i], f);
+    size_t n = 0;
+    /* A cell that starts like a formula (=, +, -, @, or a tab or CR that a
+     * spreadsheet skips before one) is neutralised with a leading
+     * apostrophe, as spreadsheet users expect (OWASP "CSV injection"); plain
+     * numbers are left alone. */
+    if ((s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@' || s[0] == '\t' ||
+         s[0] == '\r') &&
+        !is_number(s))
+        esc[n++] = '\'';
+    n += sp_display_escape_bytes(esc + n, s, raw, SP_DISPLAY_KEEP_NEWLINE, NULL);
+    esc[n] = '\0';
+    bool quote = n && (esc[0] == ' ' || esc[n - 1] == ' ');
+    for (size_t i = 0; i < n && !quote; i++)
+        quote = esc[i] == ',' || esc[i] == '"' || esc[i] == '\r' || esc[i] == '\n';
+    if (!quote) {
+        fputs(esc, f);
+    } else {
+        fputc('"', f);
+        for (size_t i = 0; i < n; i++) {
+            if (esc[i] == '"')
+                fputc('"', f);
+            fputc(esc[i], f);
+        }
+        fputc('"', f);
     }
-    fputc('"', f);
+    if (esc != small)
+        free(esc);
 }

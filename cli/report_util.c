@@ -36,9 +36,11 @@ void sp__html(FILE *f, const char *s)
             break;
         }
         size_t n = sp__utf8_seq(p);
-        if (n == 0 || (*p < 0x20) || *p == 0x7f) {
+        /* Control characters (C0, DEL, C1) are not text: U+FFFD instead, so
+         * the file shows nothing a terminal would act on either. */
+        if (n == 0 || (*p < 0x20) || *p == 0x7f || (n == 2 && p[0] == 0xC2 && p[1] < 0xA0)) {
             fputs("\xef\xbf\xbd", f); /* U+FFFD */
-            p++;
+            p += n ? n : 1;
         } else {
             fwrite(p, 1, n, f);
             p += n;

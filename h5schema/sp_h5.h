@@ -7,6 +7,8 @@
 #ifndef SP_H5_H
 #define SP_H5_H
 
+#include <stdbool.h>
+
 #include "sp_model.h"
 
 #ifdef __cplusplus
@@ -40,6 +42,58 @@ int sp_h5_write(const sp_run *run, const char *path);
  * *status (may be NULL) receives the code.
  */
 sp_run *sp_h5_read(const char *path, int *status);
+
+/* ---- reading in another process (sp_h5_read_isolated.c) ----
+ * libhdf5 can crash or loop on a damaged file; reading in a child process
+ * turns that into an error for the caller. */
+#define SP_READ_ISOLATION_ENV "SCOPE_PROFILER_READ_ISOLATION" /* "0": read in-process */
+#define SP_READ_TIMEOUT_ENV "SCOPE_PROFILER_READ_TIMEOUT"     /* seconds */
+#define SP_READ_TIMEOUT_DEFAULT 300.0
+
+typedef struct sp_h5_isolation {
+    /* NULL: fork() and read in the child (single-threaded callers only).
+     * Else the program to spawn, NULL-terminated argv; the file's path is
+     * appended, and the program must call sp_h5_read_helper_main(path). */
+    const char *const *helper_argv;
+    double timeout_s; /* 0: SCOPE_PROFILER_READ_TIMEOUT, else 300 s */
+    int cancel_fd;    /* readable = give up and kill the child; -1: none */
+} sp_h5_isolation;
+
+/*
+ * sp_h5_read() in a child process (how: NULL = fork, default timeout); the
+ * run comes back through a pipe and is checked again here. Besides the
+ * errors of sp_h5_read(): SP_EFORMAT "'f' is a damaged HDF5 file: reading it
+ * crashed the HDF5 library (a segmentation fault)", SP_EIO "reading took
+ * longer than N s and was stopped". *status (may be NULL) gets the code.
+ */
+sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *status);
+
+/* The helper program's side: read path, write the outcome to stdout (fd 1)
+ * for sp_h5_read_isolated(). Returns the exit status for main(). */
+int sp_h5_read_helper_main(const char *path);
+
+/* Whether SCOPE_PROFILER_READ_ISOLATION allows isolation (anything but "0"). */
+bool sp_h5_isolation_enabled(void);
+/* SCOPE_PROFILER_READ_TIMEOUT when valid, else SP_READ_TIMEOUT_DEFAULT. */
+double sp_h5_read_timeout(void);
+
+/* ---- how much a read may use (sp_h5_read_util.c) ----
+ * Every read is bounded: what the file claims (elements, strings, ranks,
+ * metadata) is charged before memory is allocated for it, and a read that
+ * would need more than the limit fails with SP_ENOMEM and a message naming
+ * the limit and how to raise it. Default 4 GiB; SCOPE_PROFILER_READ_LIMIT
+ * (e.g. "16G", "512M", "unlimited") or `scope-profiler --read-limit SIZE`
+ * raise it. */
+#define SP_READ_LIMIT_ENV "SCOPE_PROFILER_READ_LIMIT"
+#define SP_READ_LIMIT_DEFAULT ((uint64_t)4 << 30)
+
+/* The limit in bytes: SCOPE_PROFILER_READ_LIMIT when valid, else the default. */
+uint64_t sp_h5_read_limit(void);
+
+/* Parse a size: a number with an optional K, M, G or T suffix (powers of
+ * 1024, "GiB"/"GB" accepted), at least 1 MiB; "unlimited" or "none" give
+ * UINT64_MAX. 0 or SP_EINVAL. */
+int sp_h5_parse_size(const char *s, uint64_t *out);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,8 @@
  * so a file that one build writes, every build can read.
  */
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
@@ -135,4 +137,165 @@ int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
             return sp__error(code, "%s: counter row %zu: name is not valid UTF-8", ctx, i);
     }
     return 0;
+}
+
+/* ------------------------------------------------ what a read may let in */
+
+/* |time| and |clock offset| bound: 2^61 ns, 73 years either side of the
+ * clock's zero. With it, every expression the tools write on times (a time
+ * plus an offset, minus the run's start; an end minus a start) stays within
+ * int64 without a check at each use. */
+#define TIME_LIMIT ((int64_t)1 << 61)
+/* Bound of every sum over calls or rows (durations, samples, dropped calls):
+ * 2^62 ns is 146 years of summed time; any per-region or per-node sum is a
+ * part of it, so none can overflow downstream. */
+#define SUM_LIMIT ((uint64_t)1 << 62)
+
+static bool add_capped(uint64_t *sum, uint64_t v)
+{
+    if (v > SUM_LIMIT || *sum > SUM_LIMIT - v)
+        return false;
+    *sum += v;
+    return true;
+}
+
+static int check_rank_times(const char *file, const sp_rank_data *rk, uint64_t *total)
+{
+    if (rk->clock_offset_ns < -TIME_LIMIT || rk->clock_offset_ns > TIME_LIMIT ||
+        rk->clock_offset_err_ns < 0 || rk->clock_offset_err_ns > TIME_LIMIT)
+        return sp__error(SP_EFORMAT,
+                         "%s: rank %" PRId32 ": clock offset %" PRId64 " +- %" PRId64
+                         " ns is impossible (offsets lie within +-2^61 ns, errors are >= 0)",
+                         file, rk->rank, rk->clock_offset_ns, rk->clock_offset_err_ns);
+    for (size_t i = 0; i < rk->ncalls; i++) {
+        int64_t s = rk->start_ns[i], e = rk->end_ns[i];
+        if (s < -TIME_LIMIT || e > TIME_LIMIT || e < s)
+            return sp__error(SP_EFORMAT,
+                             "%s: rank %" PRId32 ", call %zu: times [%" PRId64 ", %" PRId64
+                             "] ns are impossible (times lie within +-2^61 ns, 73 years, "
+                             "and end >= start): the file is damaged",
+                             file, rk->rank, i, s, e);
+        if (!add_capped(total, (uint64_t)(e - s)))
+            return sp__error(SP_EFORMAT,
+                             "%s: the calls' durations add up to more than 2^62 ns "
+                             "(146 years, at rank %" PRId32 ", call %zu): the file is damaged",
+                             file, rk->rank, i);
+    }
+    return 0;
+}
+
+/* Own time (a call's duration minus its direct children's) is never
+ * negative in a real recording: children run inside their parent, one after
+ * the other on its thread. Children that overlap each other would show a
+ * negative own time; refuse the file instead of showing it. */
+static int check_own_time(const char *file, const sp_rank_data *rk)
+{
+    size_t n = rk->ncalls;
+    if (n == 0)
+        return 0;
+    int rc = sp__read_charge_n("the own-time check", n, sizeof(int64_t));
+    if (rc < 0)
+        return rc;
+    int64_t *child = calloc(n, sizeof *child);
+    if (!child)
+        return sp__error(SP_ENOMEM, "%s: out of memory checking %zu calls", file, n);
+    for (size_t i = 0; i < n; i++) {
+        int64_t p = rk->parent[i];
+        if (p >= 0 && (size_t)p < i) /* summed durations are <= 2^62: no overflow */
+            child[p] += rk->end_ns[i] - rk->start_ns[i];
+    }
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (child[i] > rk->end_ns[i] - rk->start_ns[i])
+            rc = sp__error(SP_EFORMAT,
+                           "%s: rank %" PRId32 ", call %zu: its calls inside last %" PRId64
+                           " ns but it lasts %" PRId64 " ns (calls on one thread overlap "
+                           "without nesting; own time would be negative): the file is damaged",
+                           file, rk->rank, i, child[i], rk->end_ns[i] - rk->start_ns[i]);
+    free(child);
+    return rc;
+}
+
+static int check_rank_rows(const char *file, const sp_rank_data *rk, size_t nregions)
+{
+    uint64_t samples = 0, time = 0;
+    for (size_t i = 0; i < rk->nlines; i++) {
+        if (rk->line_time_ns[i] < 0 || !add_capped(&time, (uint64_t)rk->line_time_ns[i]) ||
+            !add_capped(&samples, rk->line_samples[i]))
+            return sp__error(SP_EFORMAT,
+                             "%s: rank %" PRId32 ", line row %zu: %" PRIu64 " samples, %" PRId64
+                             " ns: negative, or the rows add up to more than 2^62",
+                             file, rk->rank, i, rk->line_samples[i], rk->line_time_ns[i]);
+    }
+    uint64_t calls = 0;
+    for (size_t i = 0; i < rk->ncounters; i++)
+        if (!add_capped(&calls, rk->counter_calls[i]))
+            return sp__error(SP_EFORMAT,
+                             "%s: rank %" PRId32 ", counter row %zu: %" PRIu64
+                             " calls: the rows add up to more than 2^62",
+                             file, rk->rank, i, rk->counter_calls[i]);
+    uint64_t dropped = 0;
+    for (size_t g = 0; rk->dropped && g < nregions; g++)
+        if (!add_capped(&dropped, rk->dropped[g]))
+            return sp__error(SP_EFORMAT,
+                             "%s: rank %" PRId32 ": dropped calls add up to more than 2^62",
+                             file, rk->rank);
+    return 0;
+}
+
+int sp__run_check_read(const char *file, const sp_run *run)
+{
+    int rc;
+    uint64_t durations = 0, dropped = 0;
+    /* What analysing the run will allocate (per rank and region statistics,
+     * per call depth, tree node and sort space): the limit bounds the
+     * whole job, not only the read, and a file that names a million ranks
+     * or regions in a few kilobytes is refused here, before analysis. */
+    const sp__read_budget *b = sp__read_budget_current();
+    if ((!(b && b->ranks_charged) &&
+         (rc = sp__read_charge_ranks(run->nranks, run->nregions)) < 0) ||
+        (rc = sp__read_charge_n("its regions", run->nregions, 256)) < 0)
+        return rc;
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        if ((rc = sp__read_charge_n("its calls (analysis)", rk->ncalls, 32)) < 0 ||
+            (rc = check_rank_times(file, rk, &durations)) < 0 ||
+            (rc = check_own_time(file, rk)) < 0 ||
+            (rc = check_rank_rows(file, rk, run->nregions)) < 0)
+            return rc;
+        for (size_t g = 0; rk->dropped && g < run->nregions; g++)
+            if (!add_capped(&dropped, rk->dropped[g]))
+                return sp__error(SP_EFORMAT,
+                                 "%s: dropped calls add up to more than 2^62 over the ranks",
+                                 file);
+    }
+    return 0;
+}
+
+int sp__h5_check_decoded(const char *file, const sp_run *run)
+{
+    int rc;
+    char ctx[512];
+    if (run->nregions > INT32_MAX)
+        return sp__error(SP_EFORMAT, "%s: too many regions", file);
+    sp__name_index ix;
+    int32_t dup;
+    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+        return rc;
+    sp__name_index_free(&ix);
+    if (dup >= 0)
+        return sp__error(SP_EFORMAT, "%s: region name '%s' appears twice", file,
+                         run->region_names[dup]);
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        size_t bad = 0;
+        snprintf(ctx, sizeof ctx, "%s: rank %zu", file, r);
+        if ((rc = sp__rank_check_columns(rk, run->nregions, SP_EFORMAT, ctx)) < 0 ||
+            (rc = sp__rank_check_modes(rk, run->nregions, SP_EFORMAT, ctx)) < 0)
+            return rc;
+        if (!sp__rank_in_model_order(rk, &bad))
+            return sp__error(SP_EFORMAT, "%s: call %zu is out of order", ctx, bad);
+        if ((rc = sp__rank_check_parents(rk, SP_EFORMAT, ctx)) < 0)
+            return rc;
+    }
+    return sp__run_check_read(file, run);
 }

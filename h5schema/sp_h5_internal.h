@@ -138,6 +138,25 @@ int sp__rank_check_parents(const sp_rank_data *rk, int code, const char *ctx);
 int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
                          const char *ctx);
 
+/*
+ * What every layout reader's result must satisfy, checked once in
+ * sp_h5_read() after the layout reader (so a new layout gets it too):
+ * times and clock offsets within +-2^61 ns and end >= start, so that any
+ * time plus offset minus another stays in int64; the sum of all call
+ * durations, line-sample times and samples, counter calls and dropped calls
+ * each at most 2^62, so no per-region or per-node sum can overflow; no call
+ * whose direct children last longer than it (negative own time); and the
+ * memory analysis will need (ranks x regions statistics, per-call arrays)
+ * charged to the read budget. Ranks must be in model order with parents
+ * checked (sp__h5_finish_rank) first. 0, SP_EFORMAT or SP_ENOMEM.
+ */
+int sp__run_check_read(const char *file, const sp_run *run);
+
+/* Everything sp_h5_read() guarantees, checked on a run that arrived from
+ * another process (sp_h5_wire.c): columns, modes, model order, parents,
+ * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
+int sp__h5_check_decoded(const char *file, const sp_run *run);
+
 /* ---- region-name index: find/insert in O(1) (sp_h5_names.c) ---- */
 
 typedef struct sp__name_index {
@@ -159,8 +178,71 @@ int32_t sp__name_index_find(const sp__name_index *ix, const sp_run *run,
 /* Region id of name, appended to run->region_names if new; -1 on ENOMEM. */
 int32_t sp__name_index_intern(sp__name_index *ix, sp_run *run, const char *name);
 
+/* ---- the read budget (sp_h5_read_util.c) ----
+ *
+ * A read trusts nothing the file claims. sp_h5_read() opens a budget for the
+ * file (its real size and the read limit, sp_h5_read_limit()) on the calling
+ * thread; every helper below charges what it is about to allocate, and a
+ * charge over the limit fails with SP_ENOMEM and a message that names the
+ * limit and SCOPE_PROFILER_READ_LIMIT. Readers of new layouts (schema v2)
+ * use the same helpers, or sp__h5_dataset_check() + sp__read_charge() for
+ * datasets they read themselves (hyperslabs, chunk by chunk). Outside a
+ * budget (no sp_h5_read() on this thread) nothing is charged. */
+
+typedef struct sp__read_budget {
+    const char *file;        /* for messages */
+    uint64_t file_size;      /* bytes of the file as opened */
+    uint64_t limit, used;    /* bytes */
+    bool ranks_charged;      /* sp__read_charge_ranks() was called */
+    struct sp__read_budget *prev;
+} sp__read_budget;
+
+/* Open a budget for file (fd: the file, for its size; -1: no file, its size
+ * unknown) on this thread. 0, or SP_EINVAL for an invalid
+ * SCOPE_PROFILER_READ_LIMIT, SP_EIO. */
+int sp__read_budget_begin(sp__read_budget *b, const char *file, int fd);
+void sp__read_budget_end(sp__read_budget *b);
+/* The budget of the read in progress on this thread, or NULL. */
+sp__read_budget *sp__read_budget_current(void);
+
+/* Charge bytes (n elements of size bytes) for `what` (an object path or a
+ * description). 0, or SP_ENOMEM "<file>: <what> needs X more, over the read
+ * limit of Y (raise it with SCOPE_PROFILER_READ_LIMIT=SIZE, ...)". */
+int sp__read_charge(const char *what, uint64_t bytes);
+int sp__read_charge_n(const char *what, uint64_t n, uint64_t size);
+
+/* Charge what nranks ranks of nregions regions cost once analysed (the
+ * rank structs and per rank and region statistics); call it before
+ * sp_run_set_ranks(), so a file naming a million ranks or regions in a few
+ * kilobytes is refused before anything is allocated for them. */
+#define SP__H5_RANK_REGION_BYTES 128
+int sp__read_charge_ranks(size_t nranks, size_t nregions);
+
+/* "1.5 GiB", "512 bytes". */
+void sp__h5_size_str(uint64_t bytes, char *buf, size_t len);
+
+/* A compressed dataset may claim at most this many times its stored bytes
+ * (deflate cannot exceed about 1032:1; a profile column never comes close),
+ * unless it claims no more than SP__H5_INFLATE_FLOOR bytes in all. */
+#define SP__H5_INFLATE_MAX_RATIO 2048
+#define SP__H5_INFLATE_FLOOR ((uint64_t)1 << 20)
+
+/*
+ * Check an open dataset before reading n elements of elem_size bytes (its
+ * file type's size) from it: no external storage; storage not beyond the
+ * end of the file; unfiltered, the storage holds all n elements (else they
+ * were never written); filtered, the claim is at most
+ * SP__H5_INFLATE_MAX_RATIO times the storage (else a decompression bomb or
+ * unwritten chunks, refused before inflating anything). `where` names the
+ * dataset in messages. 0 or SP_EFORMAT.
+ */
+int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64_t n,
+                         size_t elem_size);
+
 /* ---- reading helpers (sp_h5_read_util.c); all return 0 or an SP_E* code
- * with a message "<file>: <object path>: <problem>" ---- */
+ * with a message "<file>: <object path>: <problem>". Each checks the
+ * dataset (sp__h5_dataset_check) and charges the read budget before
+ * allocating; strings are read in blocks and charged as they come. ---- */
 
 /* Whether loc has a link called name (false also on error). */
 bool sp__h5_has(hid_t loc, const char *name);
@@ -181,6 +263,10 @@ int sp__h5_read_f64(const char *file, hid_t loc, const char *name, size_t *n,
  * *ndims and dims[0..1] receive the shape (dims[1] = 1 for 1-D). */
 int sp__h5_read_ints_2d(const char *file, hid_t loc, const char *name, int *ndims,
                         size_t dims[2], int64_t **out);
+
+/* The shape of a 1-D or 2-D dataset (dims[1] = 1 for 1-D), checked as the
+ * readers check it, without reading it. */
+int sp__h5_dims(const char *file, hid_t loc, const char *name, int *ndims, size_t dims[2]);
 
 /* Read a 1-D string dataset (variable or fixed length) into a new array of
  * n malloc'ed strings. */
@@ -218,6 +304,20 @@ int sp__h5_read_int_attr(const char *file, hid_t loc, const char *name,
  * joined with ", "), appended to l in creation order when the file tracks
  * it, else in name order. Attributes of other types are skipped. */
 int sp__h5_read_meta(const char *file, hid_t obj, sp_kvlist *l);
+
+/* The objects (groups) a traversal has entered, by identity (file number
+ * and address, or token): a second visit is a hard-link cycle or alias,
+ * which a walk must refuse, or it could run forever (a group that links to
+ * itself) or for 2^depth steps (links that fan out to the same group). */
+typedef struct sp__h5_visited {
+    size_t n, cap;
+    unsigned char (*keys)[16];
+    bool *used;
+} sp__h5_visited;
+
+/* Record obj; *seen = whether it was visited before. 0, SP_EFORMAT, SP_ENOMEM. */
+int sp__h5_visit(const char *file, sp__h5_visited *v, hid_t obj, bool *seen);
+void sp__h5_visited_free(sp__h5_visited *v);
 
 /* ---- layout readers (sp_h5_read_*.c); fill an empty run ---- */
 

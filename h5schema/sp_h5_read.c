@@ -31,22 +31,48 @@ int sp__h5_finish_rank(const char *file, sp_rank_data *rk, size_t nregions,
 }
 
 /* Refuse early, with errno's words, what HDF5 would only call "unable to
- * open file". */
-static int check_path(const char *path)
+ * open file", and never block: a FIFO or a device named as a run is refused
+ * without reading it. Returns the open file (O_RDONLY) in *fd. */
+static int check_path(const char *path, int *fd)
 {
     struct stat st;
-    if (stat(path, &st) != 0)
+    *fd = -1;
+    int f = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (f < 0)
         return sp__error(errno == ENOENT || errno == ENOTDIR ? SP_ENOENT : SP_EIO,
                          "cannot read '%s': %s", path, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return sp__error(SP_EFORMAT, "cannot read '%s': it is a directory", path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return sp__error(SP_EIO, "cannot read '%s': %s", path, strerror(errno));
-    close(fd);
-    if (st.st_size == 0)
+    if (fstat(f, &st) != 0) {
+        int e = errno;
+        close(f);
+        return sp__error(SP_EIO, "cannot read '%s': %s", path, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(f);
+        return sp__error(SP_EFORMAT, "cannot read '%s': it is %s, not a file", path,
+                         S_ISDIR(st.st_mode)    ? "a directory"
+                         : S_ISFIFO(st.st_mode) ? "a FIFO"
+                         : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+                                                                        : "a special file");
+    }
+    if (st.st_size == 0) {
+        close(f);
         return sp__error(SP_EFORMAT, "'%s' is empty, not an HDF5 file", path);
+    }
+    *fd = f;
     return 0;
+}
+
+/* The name HDF5 opens: the very file checked above, through /proc (so a
+ * rename or symlink swap after the check changes nothing), or path itself
+ * without /proc. */
+static const char *h5_name(const char *path, int fd, char *buf, size_t len)
+{
+    snprintf(buf, len, "/proc/self/fd/%d", fd);
+    struct stat a, b;
+    if (stat(buf, &a) == 0 && fstat(fd, &b) == 0 && a.st_ino == b.st_ino &&
+        a.st_dev == b.st_dev)
+        return buf;
+    return path;
 }
 
 /* The schema version on the root (0 when absent) and the layout. */
@@ -91,6 +117,22 @@ static int detect(const char *path, hid_t file, int64_t *version, const char **l
     return 0;
 }
 
+/* A metadata cache that holds a large object header's attribute index
+ * (tens of thousands of attributes): HDF5's default (2 MiB) re-reads the
+ * same B-tree and heap blocks for every attribute. */
+static herr_t set_cache(hid_t fapl)
+{
+    H5AC_cache_config_t c;
+    c.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    if (H5Pget_mdc_config(fapl, &c) < 0)
+        return -1;
+    c.set_initial_size = 1;
+    c.initial_size = 16 << 20;
+    if (c.max_size < (size_t)(64 << 20))
+        c.max_size = 64 << 20;
+    return H5Pset_mdc_config(fapl, &c);
+}
+
 static char *dup_str(const char *s)
 {
     char *d = malloc(strlen(s) + 1);
@@ -105,15 +147,23 @@ sp_run *sp_h5_read(const char *path, int *status)
     sp_run *run = NULL;
     hid_t fapl = H5I_INVALID_HID, file = H5I_INVALID_HID;
     sp__h5_quiet quiet;
+    sp__read_budget budget;
+    int fd = -1;
+    char name_buf[64];
     if (!path || !*path) {
         rc = sp__error(SP_EINVAL, "sp_h5_read: no file name given");
         goto out;
     }
-    if ((rc = check_path(path)) < 0)
+    if ((rc = check_path(path, &fd)) < 0)
         goto out;
+    if ((rc = sp__read_budget_begin(&budget, path, fd)) < 0) {
+        close(fd);
+        goto out;
+    }
+    const char *h5name = h5_name(path, fd, name_buf, sizeof name_buf);
 
     sp__h5_quiet_begin(&quiet);
-    htri_t is_hdf5 = H5Fis_hdf5(path);
+    htri_t is_hdf5 = H5Fis_hdf5(h5name);
     if (is_hdf5 == 0) {
         rc = sp__error(SP_EFORMAT, "'%s' is not an HDF5 file", path);
         goto done;
@@ -124,11 +174,11 @@ sp_run *sp_h5_read(const char *path, int *status)
     }
     /* Strong close: closing the file closes anything an error path missed. */
     if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0) {
+        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 || set_cache(fapl) < 0) {
         rc = sp__h5_error(SP_EIO, "cannot read '%s'", path);
         goto done;
     }
-    if ((file = H5Fopen(path, H5F_ACC_RDONLY, fapl)) < 0) {
+    if ((file = H5Fopen(h5name, H5F_ACC_RDONLY, fapl)) < 0) {
         rc = sp__h5_error(SP_EFORMAT, "'%s' is a damaged or truncated HDF5 file", path);
         goto done;
     }
@@ -148,6 +198,10 @@ sp_run *sp_h5_read(const char *path, int *status)
         rc = sp__h5_read_py_regions(path, file, run);
     if (rc < 0)
         goto done;
+    /* One place for what no layout reader may let through: times and sums
+     * that overflow, impossible nesting, more ranks than the file holds. */
+    if ((rc = sp__run_check_read(path, run)) < 0)
+        goto done;
     /* Files of the Python package without the attribute are version 1. */
     run->schema_version = version ? (int)version : 1;
     run->layout = dup_str(layout);
@@ -160,6 +214,8 @@ done:
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);
+    sp__read_budget_end(&budget);
+    close(fd);
 out:
     if (rc < 0) {
         sp_run_free(run);

@@ -18,6 +18,10 @@
 #include "sp_h5_internal.h"
 
 #define MAX_RANKS ((size_t)1 << 20)
+/* Idle ranks (no calls) allowed: a few kilobytes of compressed index must
+ * not make every verb handle a million empty ranks. */
+#define IDLE_RANKS_PER_ACTIVE 64
+#define IDLE_RANKS_FREE 1024
 
 /* ---- thread id -> thread index, per rank (open addressing) ---- */
 
@@ -120,7 +124,18 @@ static int read_index(const char *file, hid_t fid, columnar *c)
     int nd_off = 0, nd_cnt = 0;
     size_t d_off[2], d_cnt[2];
     const char *off_name = SP_NAME(PY_INDEX_OFFSETS), *cnt_name = SP_NAME(PY_INDEX_COUNTS);
+    size_t dims[2];
+    int nd;
     if ((rc = sp__h5_open_group(file, fid, SP_NAME(PY_INDEX), &g)) < 0 ||
+        (rc = sp__h5_dims(file, g, off_name, &nd, dims)) < 0)
+        goto done;
+    /* Rows are ranks: charge what they will cost before reading them. */
+    if (dims[0] > MAX_RANKS) {
+        rc = sp__error(SP_EFORMAT, "%s: /%s claims %zu ranks", file, SP_NAME(PY_INDEX),
+                       dims[0]);
+        goto done;
+    }
+    if ((rc = sp__read_charge_ranks(dims[0], c->nregions)) < 0 ||
         (rc = sp__h5_read_ints_2d(file, g, off_name, &nd_off, d_off, &c->offsets)) < 0 ||
         (rc = sp__h5_read_ints_2d(file, g, cnt_name, &nd_cnt, d_cnt, &c->counts)) < 0)
         goto done;
@@ -261,6 +276,16 @@ int sp__h5_read_py_columnar(const char *file, hid_t fid, sp_run *run)
         H5Gclose(g);
         if (rc < 0)
             goto done;
+    }
+    size_t active = 0;
+    for (size_t p = 0; p < c.nranks; p++)
+        active += c.rank_calls[p] > 0;
+    if (c.nranks > IDLE_RANKS_PER_ACTIVE * active + IDLE_RANKS_FREE) {
+        rc = sp__error(SP_EFORMAT,
+                       "%s: /%s has %zu ranks but only %zu recorded calls: more idle ranks "
+                       "than a real run leaves (damaged or crafted)",
+                       file, SP_NAME(PY_INDEX), c.nranks, active);
+        goto done;
     }
     if ((rc = sp_run_set_ranks(run, c.nranks)) < 0)
         goto done;

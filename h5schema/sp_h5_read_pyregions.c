@@ -15,6 +15,11 @@
 #include "sp_h5_internal.h"
 
 #define MAX_RANK ((size_t)1 << 20) /* far beyond any run; bounds allocation */
+/* The package writes no group for an idle rank, so rank numbers may have
+ * gaps, but not thousands of idle ranks per recorded one: a few kilobytes
+ * naming rank 1048575 must not make every verb handle a million ranks. */
+#define IDLE_RANKS_PER_GROUP 64
+#define IDLE_RANKS_FREE 1024
 #define MAX_NESTING 64
 #define MAX_NAME 4096
 
@@ -23,6 +28,7 @@ typedef struct walk {
     sp_run *run;
     sp__name_index *ix;
     sp_rank_data *rk;
+    sp__h5_visited *visited; /* groups entered: a second visit is a cycle */
     size_t cap; /* allocated calls in rk's columns */
     char name[MAX_NAME]; /* region name of the group being visited */
     int depth;
@@ -111,6 +117,20 @@ static herr_t region_cb(hid_t loc, const char *name, const H5L_info_t *info, voi
         H5Oclose(obj);
         return 0;
     }
+    bool seen = false;
+    if ((w->rc = sp__h5_visit(w->file, w->visited, obj, &seen)) < 0) {
+        H5Oclose(obj);
+        return -1;
+    }
+    if (seen) {
+        char where[256];
+        w->rc = sp__error(SP_EFORMAT,
+                          "%s: %s is a group already read (a hard-link cycle or alias): "
+                          "the file is damaged or crafted",
+                          w->file, sp__h5_path(obj, NULL, where, sizeof where));
+        H5Oclose(obj);
+        return -1;
+    }
     size_t len = strlen(w->name);
     int k = snprintf(w->name + len, sizeof w->name - len, "%s%s", len ? "/" : "", name);
     if (k < 0 || (size_t)k >= sizeof w->name - len) {
@@ -132,7 +152,7 @@ static herr_t region_cb(hid_t loc, const char *name, const H5L_info_t *info, voi
 }
 
 static int read_rank(const char *file, hid_t fid, sp_run *run, sp__name_index *ix,
-                     size_t r)
+                     sp__h5_visited *visited, size_t r)
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID, regions = H5I_INVALID_HID;
@@ -150,12 +170,22 @@ static int read_rank(const char *file, hid_t fid, sp_run *run, sp__name_index *i
     if (sp__h5_has(g, SP_NAME(PY_REGIONS))) {
         if ((rc = sp__h5_open_group(file, g, SP_NAME(PY_REGIONS), &regions)) < 0)
             goto done;
+        bool seen = false;
+        if ((rc = sp__h5_visit(file, visited, regions, &seen)) < 0)
+            goto done;
+        if (seen) {
+            rc = sp__error(SP_EFORMAT,
+                           "%s: /%s/%s is a group already read (a hard-link alias of another "
+                           "rank's regions): the file is damaged or crafted",
+                           file, name, SP_NAME(PY_REGIONS));
+            goto done;
+        }
         walk *w = calloc(1, sizeof *w);
         if (!w) {
             rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
             goto done;
         }
-        *w = (walk){.file = file, .run = run, .ix = ix, .rk = rk};
+        *w = (walk){.file = file, .run = run, .ix = ix, .rk = rk, .visited = visited};
         if (H5Literate(regions, H5_INDEX_NAME, H5_ITER_INC, NULL, region_cb, w) < 0 &&
             w->rc == 0)
             w->rc = sp__h5_error(SP_EFORMAT, "%s: cannot list /%s/%s", file, name,
@@ -197,6 +227,7 @@ static bool parse_rank(const char *name, size_t *out)
 
 typedef struct rank_scan {
     size_t nranks; /* highest rank + 1 */
+    size_t groups; /* rank groups present */
     bool too_big;
 } rank_scan;
 
@@ -206,6 +237,7 @@ static herr_t rank_cb(hid_t loc, const char *name, const H5L_info_t *info, void 
     rank_scan *s = data;
     size_t r;
     if (info->type == H5L_TYPE_HARD && parse_rank(name, &r)) {
+        s->groups++;
         if (r >= MAX_RANK)
             s->too_big = true;
         else if (r + 1 > s->nranks)
@@ -217,11 +249,17 @@ static herr_t rank_cb(hid_t loc, const char *name, const H5L_info_t *info, void 
 int sp__h5_read_py_regions(const char *file, hid_t fid, sp_run *run)
 {
     int rc;
-    rank_scan scan = {0, false};
+    rank_scan scan = {0, 0, false};
     if (H5Literate(fid, H5_INDEX_NAME, H5_ITER_INC, NULL, rank_cb, &scan) < 0)
         return sp__h5_error(SP_EFORMAT, "%s: cannot list /", file);
     if (scan.too_big)
         return sp__error(SP_EFORMAT, "%s: a rank group number is %zu or more", file, MAX_RANK);
+    if (scan.nranks > IDLE_RANKS_PER_GROUP * scan.groups + IDLE_RANKS_FREE)
+        return sp__error(SP_EFORMAT,
+                         "%s: rank groups go up to rank %zu but only %zu are present: more "
+                         "idle ranks than a file of the Python package can imply "
+                         "(damaged or crafted)",
+                         file, scan.nranks - 1, scan.groups);
     if (sp__h5_has(fid, SP_NAME(PY_METADATA))) {
         hid_t g;
         if ((rc = sp__h5_open_group(file, fid, SP_NAME(PY_METADATA), &g)) < 0)
@@ -231,13 +269,18 @@ int sp__h5_read_py_regions(const char *file, hid_t fid, sp_run *run)
         if (rc < 0)
             return rc;
     }
-    if ((rc = sp_run_set_ranks(run, scan.nranks)) < 0)
+    /* Regions are known only after the walk: sp__run_check_read() charges
+     * ranks x regions then; here the rank structs alone. */
+    if ((rc = sp__read_charge_n("its ranks", scan.nranks, sizeof(sp_rank_data))) < 0 ||
+        (rc = sp_run_set_ranks(run, scan.nranks)) < 0)
         return rc;
     sp__name_index ix;
     if ((rc = sp__name_index_init(&ix, run, NULL)) < 0)
         return rc;
+    sp__h5_visited visited = {0};
     for (size_t r = 0; r < scan.nranks && rc == 0; r++)
-        rc = read_rank(file, fid, run, &ix, r);
+        rc = read_rank(file, fid, run, &ix, &visited, r);
+    sp__h5_visited_free(&visited);
     sp__name_index_free(&ix);
     return rc;
 }

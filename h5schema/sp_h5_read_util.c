@@ -4,17 +4,144 @@
  * file: every shape, type and size is checked before memory is allocated or
  * data is used, and every failure becomes one line in sp_last_error().
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
 
 /* Largest element count we allocate for, whatever a file claims. */
 #define MAX_ELEMENTS ((hsize_t)1 << 40)
+
+/* ------------------------------------------------------------ read budget */
+
+/* The read in progress on this thread (sp_h5_read() sets it); NULL outside a
+ * read, and then nothing is charged and only the file-size checks that need
+ * no budget apply. */
+static _Thread_local sp__read_budget *current_budget;
+
+int sp_h5_parse_size(const char *s, uint64_t *out)
+{
+    if (!s || !*s)
+        return SP_EINVAL;
+    if (strcmp(s, "unlimited") == 0 || strcmp(s, "none") == 0) {
+        *out = UINT64_MAX;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !(v > 0))
+        return SP_EINVAL;
+    double unit = 1;
+    if (*end) {
+        switch (*end == 'k' ? 'K' : *end) {
+        case 'K': unit = 1024.0; break;
+        case 'M': unit = 1024.0 * 1024; break;
+        case 'G': unit = 1024.0 * 1024 * 1024; break;
+        case 'T': unit = 1024.0 * 1024 * 1024 * 1024; break;
+        default: return SP_EINVAL;
+        }
+        end++;
+        if (*end == 'i')
+            end++;
+        if (*end == 'B')
+            end++;
+        if (*end)
+            return SP_EINVAL;
+    }
+    v *= unit;
+    if (v < 1024 * 1024) /* a read needs some room; refuse nonsense like "5" */
+        return SP_EINVAL;
+    *out = v >= 1.8e19 ? UINT64_MAX : (uint64_t)v;
+    return 0;
+}
+
+uint64_t sp_h5_read_limit(void)
+{
+    uint64_t v;
+    const char *env = getenv(SP_READ_LIMIT_ENV);
+    if (env && sp_h5_parse_size(env, &v) == 0)
+        return v;
+    return SP_READ_LIMIT_DEFAULT;
+}
+
+void sp__h5_size_str(uint64_t bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6)
+        v /= 1024, u++;
+    if (u == 0)
+        snprintf(buf, len, "%" PRIu64 " bytes", bytes);
+    else
+        snprintf(buf, len, "%.1f %s", v, units[u]);
+}
+
+int sp__read_budget_begin(sp__read_budget *b, const char *file, int fd)
+{
+    struct stat st;
+    memset(b, 0, sizeof *b);
+    b->file = file;
+    b->limit = SP_READ_LIMIT_DEFAULT;
+    const char *env = getenv(SP_READ_LIMIT_ENV);
+    if (env && *env && sp_h5_parse_size(env, &b->limit) != 0)
+        return sp__error(SP_EINVAL,
+                         "invalid %s '%s' (a size such as 512M, 8G or unlimited, at least 1M)",
+                         SP_READ_LIMIT_ENV, env);
+    if (fd >= 0 && fstat(fd, &st) != 0)
+        return sp__error(SP_EIO, "cannot read '%s': %s", file, strerror(errno));
+    b->file_size = fd >= 0 ? (uint64_t)st.st_size : UINT64_MAX;
+    b->prev = current_budget;
+    current_budget = b;
+    return 0;
+}
+
+void sp__read_budget_end(sp__read_budget *b)
+{
+    if (current_budget == b)
+        current_budget = b->prev;
+}
+
+sp__read_budget *sp__read_budget_current(void)
+{
+    return current_budget;
+}
+
+int sp__read_charge(const char *what, uint64_t bytes)
+{
+    sp__read_budget *b = current_budget;
+    if (!b)
+        return 0;
+    if (bytes <= b->limit && b->used <= b->limit - bytes) {
+        b->used += bytes;
+        return 0;
+    }
+    char need[32], lim[32];
+    sp__h5_size_str(bytes, need, sizeof need);
+    sp__h5_size_str(b->limit, lim, sizeof lim);
+    return sp__error(SP_ENOMEM,
+                     "%s: %s needs %s more, over the read limit of %s (raise it with %s=SIZE, "
+                     "or scope-profiler --read-limit SIZE)",
+                     b->file, what, need, lim, SP_READ_LIMIT_ENV);
+}
+
+/* n * size, or UINT64_MAX when it overflows. */
+static uint64_t mul_sat(uint64_t n, uint64_t size)
+{
+    return size && n > UINT64_MAX / size ? UINT64_MAX : n * size;
+}
+
+int sp__read_charge_n(const char *what, uint64_t n, uint64_t size)
+{
+    return sp__read_charge(what, mul_sat(n, size));
+}
 
 bool sp__h5_has(hid_t loc, const char *name)
 {
@@ -72,13 +199,60 @@ static void column_close(column *c)
     c->ftype = c->dset = H5I_INVALID_HID;
 }
 
+int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64_t n,
+                         size_t elem_size)
+{
+    int rc = 0;
+    hid_t dcpl = H5Dget_create_plist(dset);
+    if (dcpl < 0)
+        return sp__h5_error(SP_EFORMAT, "%s: cannot inspect %s", file, where);
+    uint64_t need = mul_sat(n, elem_size);
+    hsize_t have = H5Dget_storage_size(dset);
+    int nfilters = H5Pget_nfilters(dcpl);
+    const sp__read_budget *b = current_budget;
+    char need_s[32], have_s[32];
+    sp__h5_size_str(need, need_s, sizeof need_s);
+    sp__h5_size_str(have, have_s, sizeof have_s);
+    if (H5Pget_external_count(dcpl) != 0) { /* data in other files: never follow */
+        rc = sp__error(SP_EFORMAT, "%s: %s uses external storage", file, where);
+    } else if (nfilters < 0) {
+        rc = sp__h5_error(SP_EFORMAT, "%s: cannot inspect %s", file, where);
+    } else if (b && have > b->file_size) {
+        /* Storage beyond the end of the file was never written. */
+        char size_s[32];
+        sp__h5_size_str(b->file_size, size_s, sizeof size_s);
+        rc = sp__error(SP_EFORMAT, "%s: %s claims %s of storage in a file of %s (damaged)",
+                       file, where, have_s, size_s);
+    } else if (nfilters == 0 && have < need) {
+        /* Without filters, the bytes stored bound the real size: a dataset
+         * that claims more was never written (or the file is damaged), and is
+         * refused before we allocate for it. */
+        rc = sp__error(SP_EFORMAT,
+                       "%s: %s stores %s, %s needed for %" PRIu64 " elements "
+                       "(not written, or damaged)",
+                       file, where, have_s, need_s, n);
+    } else if (nfilters > 0 && need > SP__H5_INFLATE_FLOOR &&
+               need / SP__H5_INFLATE_MAX_RATIO > have) {
+        /* Compressed: no column of a profile compresses better than deflate
+         * can (about 1032:1); more is a decompression bomb or chunks that were
+         * never written (read as fill values). Refused before inflating. */
+        rc = sp__error(SP_EFORMAT,
+                       "%s: %s claims %" PRIu64 " elements (%s) compressed into %s, more than "
+                       "%d:1: damaged, never written, or a decompression bomb",
+                       file, where, n, need_s, have_s, SP__H5_INFLATE_MAX_RATIO);
+    }
+    H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    return rc;
+}
+
 /* Open loc/name as a dataset of class cls with 1..max_rank dimensions and
  * check that its storage can hold what it claims. */
 static int column_open(const char *file, hid_t loc, const char *name, int max_rank,
                        H5T_class_t cls, column *c)
 {
     int rc = 0;
-    hid_t space = H5I_INVALID_HID, dcpl = H5I_INVALID_HID;
+    hid_t space = H5I_INVALID_HID;
     memset(c, 0, sizeof *c);
     c->dset = c->ftype = H5I_INVALID_HID;
     sp__h5_path(loc, name, c->where, sizeof c->where);
@@ -88,8 +262,7 @@ static int column_open(const char *file, hid_t loc, const char *name, int max_ra
         rc = sp__h5_error(SP_EFORMAT, "%s: %s is not a dataset", file, c->where);
         goto done;
     }
-    if ((c->ftype = H5Dget_type(c->dset)) < 0 || (space = H5Dget_space(c->dset)) < 0 ||
-        (dcpl = H5Dget_create_plist(c->dset)) < 0) {
+    if ((c->ftype = H5Dget_type(c->dset)) < 0 || (space = H5Dget_space(c->dset)) < 0) {
         rc = sp__h5_error(SP_EFORMAT, "%s: cannot inspect %s", file, c->where);
         goto done;
     }
@@ -108,35 +281,15 @@ static int column_open(const char *file, hid_t loc, const char *name, int max_ra
     }
     hsize_t d[2] = {1, 1};
     H5Sget_simple_extent_dims(space, d, NULL);
-    if (d[0] > MAX_ELEMENTS || d[1] > MAX_ELEMENTS || d[0] * d[1] > MAX_ELEMENTS) {
+    if (d[0] > MAX_ELEMENTS || d[1] > MAX_ELEMENTS || (d[1] && d[0] > MAX_ELEMENTS / d[1])) {
         rc = sp__error(SP_EFORMAT, "%s: %s claims an absurd size", file, c->where);
         goto done;
     }
     c->dims[0] = (size_t)d[0];
     c->dims[1] = (size_t)d[1];
     c->n = c->dims[0] * c->dims[1];
-    if (H5Pget_external_count(dcpl) != 0) { /* data in other files: never follow */
-        rc = sp__error(SP_EFORMAT, "%s: %s uses external storage", file, c->where);
-        goto done;
-    }
-    /* Without filters, the bytes stored bound the real size: a dataset that
-     * claims more was never written (or the file is damaged), and is refused
-     * before we allocate for it. */
-    if (H5Pget_nfilters(dcpl) == 0) {
-        hsize_t need = (hsize_t)c->n * H5Tget_size(c->ftype);
-        hsize_t have = H5Dget_storage_size(c->dset);
-        if (have < need) {
-            rc = sp__error(SP_EFORMAT,
-                           "%s: %s stores %llu bytes, %llu needed for %zu elements "
-                           "(not written, or damaged)",
-                           file, c->where, (unsigned long long)have,
-                           (unsigned long long)need, c->n);
-            goto done;
-        }
-    }
+    rc = sp__h5_dataset_check(file, c->dset, c->where, (uint64_t)c->n, H5Tget_size(c->ftype));
 done:
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
     if (space >= 0)
         H5Sclose(space);
     H5Eclear2(H5E_DEFAULT);
@@ -153,6 +306,8 @@ static int read_numbers(const char *file, hid_t loc, const char *name, H5T_class
     *out = NULL;
     if ((rc = column_open(file, loc, name, max_rank, cls, c)) < 0)
         return rc;
+    if ((rc = sp__read_charge_n(c->where, c->n, width)) < 0)
+        goto done;
     void *buf = malloc((c->n ? c->n : 1) * width);
     if (!buf) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s (%zu elements)", file,
@@ -214,6 +369,38 @@ int sp__h5_read_ints_2d(const char *file, hid_t loc, const char *name, int *ndim
     return rc;
 }
 
+int sp__h5_dims(const char *file, hid_t loc, const char *name, int *ndims, size_t dims[2])
+{
+    column c;
+    /* Any class: only the shape is wanted; column_open checks the storage. */
+    hid_t d = sp__h5_has(loc, name) ? H5Dopen2(loc, name, H5P_DEFAULT) : H5I_INVALID_HID;
+    hid_t t = d >= 0 ? H5Dget_type(d) : H5I_INVALID_HID;
+    H5T_class_t cls = t >= 0 ? H5Tget_class(t) : H5T_NO_CLASS;
+    if (t >= 0)
+        H5Tclose(t);
+    if (d >= 0)
+        H5Dclose(d);
+    H5Eclear2(H5E_DEFAULT);
+    int rc = column_open(file, loc, name, 2, cls == H5T_NO_CLASS ? H5T_INTEGER : cls, &c);
+    if (rc < 0)
+        return rc;
+    *ndims = c.ndims;
+    dims[0] = c.dims[0];
+    dims[1] = c.dims[1];
+    column_close(&c);
+    return 0;
+}
+
+int sp__read_charge_ranks(size_t nranks, size_t nregions)
+{
+    sp__read_budget *b = current_budget;
+    int rc = sp__read_charge_n("its ranks x regions (statistics)", nranks,
+                               sizeof(sp_rank_data) + (uint64_t)nregions * SP__H5_RANK_REGION_BYTES);
+    if (rc == 0 && b)
+        b->ranks_charged = true;
+    return rc;
+}
+
 void sp__strings_free(char **s, size_t n)
 {
     if (!s)
@@ -237,35 +424,80 @@ static char *dup_n(const char *s, size_t n)
 /*
  * Read n strings of file type ftype through one of two callbacks (dataset or
  * attribute) into new malloc'ed, sanitized strings. Variable-length strings
- * are reclaimed; fixed-length ones are cut at their padding.
+ * are reclaimed; fixed-length ones are cut at their padding. Datasets are
+ * read in blocks, and every block's strings are charged to the read budget
+ * before the next is read: the lengths of variable-length strings are only
+ * known once read, and a small file can make many of its elements point at
+ * one large string.
  */
-typedef herr_t (*read_fn)(hid_t obj, hid_t mtype, void *buf);
+typedef herr_t (*read_fn)(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                          void *buf);
 
-static herr_t dset_read(hid_t obj, hid_t mtype, void *buf)
+#define STRING_BLOCK 4096
+
+static herr_t dset_read(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                        void *buf)
 {
-    return H5Dread(obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
+    hid_t fspace = H5Dget_space(obj), mspace = H5Screate_simple(1, &count, NULL);
+    herr_t e = -1;
+    if (fspace >= 0 && mspace >= 0 &&
+        H5Sselect_hyperslab(fspace, H5S_SELECT_SET, &first, NULL, &count, NULL) >= 0)
+        e = H5Dread(obj, mtype, mspace, fspace, dxpl, buf);
+    if (mspace >= 0)
+        H5Sclose(mspace);
+    if (fspace >= 0)
+        H5Sclose(fspace);
+    return e;
 }
 
-static herr_t attr_read(hid_t obj, hid_t mtype, void *buf)
+static herr_t attr_read(hid_t obj, hid_t mtype, hid_t dxpl, hsize_t first, hsize_t count,
+                        void *buf)
 {
+    (void)dxpl; /* attributes are read whole, with HDF5's own allocator */
+    (void)first;
+    (void)count;
     return H5Aread(obj, mtype, buf);
 }
 
-static int read_string_values(hid_t obj, hid_t ftype, hid_t space, size_t n, read_fn rd,
-                              char ***out)
+/* HDF5 allocates each variable-length string of a dataset read through this:
+ * a string's length comes from the file (a crafted one claims gigabytes per
+ * element), so each allocation is charged to the read budget first and
+ * refused beyond it, which fails the read cleanly. */
+typedef struct vlen_ctx {
+    const char *where;
+    bool refused;
+} vlen_ctx;
+
+static void *vlen_alloc(size_t size, void *info)
+{
+    vlen_ctx *v = info;
+    if (sp__read_charge(v->where, size) < 0) {
+        v->refused = true;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void vlen_free(void *p, void *info)
+{
+    (void)info;
+    free(p);
+}
+
+static int read_string_values(const char *file, hid_t obj, hid_t ftype, size_t n, read_fn rd,
+                              const char *where, char ***out)
 {
     int rc = 0;
-    hid_t mtype = H5I_INVALID_HID;
-    char **res = calloc(n ? n : 1, sizeof *res);
+    bool over_budget = false; /* the budget's message is already set */
+    hid_t mtype = H5I_INVALID_HID, mspace = H5I_INVALID_HID, dxpl = H5P_DEFAULT;
+    char **res = NULL;
     char *raw = NULL;
-    if (!res)
-        return SP_ENOMEM;
+    *out = NULL;
     htri_t var = H5Tis_variable_str(ftype);
     size_t size = H5Tget_size(ftype);
     H5T_cset_t cset = H5Tget_cset(ftype);
-    if (var < 0 || (mtype = H5Tcopy(H5T_C_S1)) < 0 || cset < 0 ||
-        H5Tset_cset(mtype, cset) < 0 ||
-        H5Tset_size(mtype, var ? H5T_VARIABLE : size) < 0) {
+    if (var < 0 || size == 0 || (mtype = H5Tcopy(H5T_C_S1)) < 0 || cset < 0 ||
+        H5Tset_cset(mtype, cset) < 0 || H5Tset_size(mtype, var ? H5T_VARIABLE : size) < 0) {
         rc = SP_EFORMAT;
         goto done;
     }
@@ -273,39 +505,78 @@ static int read_string_values(hid_t obj, hid_t ftype, hid_t space, size_t n, rea
         rc = SP_EFORMAT;
         goto done;
     }
-    if (n == 0)
+    /* The pointers, and for fixed-length strings their full size. */
+    if ((rc = sp__read_charge_n(where, n, sizeof(char *) + (var ? 0 : size))) < 0) {
+        over_budget = true;
         goto done;
-    raw = calloc(n, var ? sizeof(char *) : size);
-    if (!raw) {
+    }
+    if (!(res = calloc(n ? n : 1, sizeof *res))) {
         rc = SP_ENOMEM;
         goto done;
     }
-    if (rd(obj, mtype, raw) < 0) {
-        rc = SP_EFORMAT;
+    if (n == 0)
+        goto done;
+    bool whole = rd == attr_read;
+    size_t block = whole ? n : (n < STRING_BLOCK ? n : STRING_BLOCK);
+    hsize_t hblock = block;
+    if ((mspace = H5Screate_simple(1, &hblock, NULL)) < 0 ||
+        !(raw = calloc(block, var ? sizeof(char *) : size))) {
+        rc = mspace < 0 ? SP_EFORMAT : SP_ENOMEM;
         goto done;
     }
     bool space_pad = !var && H5Tget_strpad(ftype) == H5T_STR_SPACEPAD;
-    for (size_t i = 0; i < n && rc == 0; i++) {
-        const char *s;
-        size_t len;
-        if (var) {
-            s = ((char **)raw)[i];
-            len = s ? strlen(s) : 0;
-        } else {
-            s = raw + i * size;
-            len = strnlen(s, size);
-            while (space_pad && len > 0 && s[len - 1] == ' ')
-                len--;
-        }
-        if (!(res[i] = dup_n(s ? s : "", len)))
-            rc = SP_ENOMEM;
+    vlen_ctx vctx = {where, false};
+    if (var && !whole &&
+        ((dxpl = H5Pcreate(H5P_DATASET_XFER)) < 0 ||
+         H5Pset_vlen_mem_manager(dxpl, vlen_alloc, &vctx, vlen_free, NULL) < 0)) {
+        rc = SP_EFORMAT;
+        goto done;
     }
-    if (var)
-        H5Dvlen_reclaim(mtype, space, H5P_DEFAULT, raw);
+    for (size_t first = 0; first < n && rc == 0; first += block) {
+        size_t count = n - first < block ? n - first : block;
+        if (rd(obj, mtype, dxpl, first, count, raw) < 0) {
+            rc = vctx.refused ? SP_ENOMEM : SP_EFORMAT;
+            over_budget = vctx.refused;
+            break;
+        }
+        uint64_t bytes = 0;
+        for (size_t i = 0; i < count && rc == 0; i++) {
+            const char *s;
+            size_t len;
+            if (var) {
+                s = ((char **)raw)[i];
+                len = s ? strlen(s) : 0;
+                bytes += len + 1;
+            } else {
+                s = raw + i * size;
+                len = strnlen(s, size);
+                while (space_pad && len > 0 && s[len - 1] == ' ')
+                    len--;
+            }
+            if (!(res[first + i] = dup_n(s ? s : "", len)))
+                rc = SP_ENOMEM;
+        }
+        if (var) {
+            /* mspace covers `block` elements; the unread tail holds NULLs. */
+            H5Dvlen_reclaim(mtype, mspace, dxpl, raw);
+            memset(raw, 0, block * sizeof(char *));
+        }
+        /* Attributes: charged once read (HDF5 allocates them itself). */
+        if (rc == 0 && var && whole && (rc = sp__read_charge(where, bytes)) < 0)
+            over_budget = true;
+    }
 done:
     free(raw);
+    if (dxpl != H5P_DEFAULT && dxpl >= 0)
+        H5Pclose(dxpl);
+    if (mspace >= 0)
+        H5Sclose(mspace);
     if (mtype >= 0)
         H5Tclose(mtype);
+    if (rc == SP_ENOMEM && !over_budget)
+        rc = sp__error(rc, "%s: out of memory reading %s", file, where);
+    else if (rc < 0 && rc != SP_ENOMEM)
+        rc = sp__h5_error(rc, "%s: cannot read %s", file, where);
     if (rc < 0) {
         sp__strings_free(res, n);
         res = NULL;
@@ -318,26 +589,14 @@ int sp__h5_read_strings(const char *file, hid_t loc, const char *name, size_t *n
                         char ***out)
 {
     column c;
-    hid_t space = H5I_INVALID_HID;
     int rc;
     *out = NULL;
     *n = 0;
     if ((rc = column_open(file, loc, name, 1, H5T_STRING, &c)) < 0)
         return rc;
-    if ((space = H5Dget_space(c.dset)) < 0) {
-        rc = sp__h5_error(SP_EFORMAT, "%s: cannot inspect %s", file, c.where);
-        goto done;
-    }
-    rc = read_string_values(c.dset, c.ftype, space, c.n, dset_read, out);
-    if (rc == SP_ENOMEM)
-        rc = sp__error(rc, "%s: out of memory reading %s", file, c.where);
-    else if (rc < 0)
-        rc = sp__h5_error(rc, "%s: cannot read %s", file, c.where);
-    else
+    rc = read_string_values(file, c.dset, c.ftype, c.n, dset_read, c.where, out);
+    if (rc == 0)
         *n = c.n;
-done:
-    if (space >= 0)
-        H5Sclose(space);
     column_close(&c);
     return rc;
 }
@@ -432,8 +691,9 @@ static void sb_double(strbuf *b, double v)
 #define MAX_META_ELEMENTS 100000
 
 /* The value of attr as a string in *out, or *out = NULL when its type is not
- * one metadata can hold. Returns 0, SP_ENOMEM or SP_EFORMAT. */
-static int attr_to_string(hid_t attr, char **out)
+ * one metadata can hold. Returns 0, SP_ENOMEM or SP_EFORMAT (with the message
+ * set when it is a string attribute, or the read budget, that failed). */
+static int attr_to_string(const char *file, const char *where, hid_t attr, char **out)
 {
     int rc = 0;
     hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
@@ -443,22 +703,24 @@ static int attr_to_string(hid_t attr, char **out)
     hssize_t np = 0;
     *out = NULL;
     if ((type = H5Aget_type(attr)) < 0 || (space = H5Aget_space(attr)) < 0) {
-        rc = SP_EFORMAT;
+        rc = sp__h5_error(SP_EFORMAT, "%s: cannot read %s", file, where);
         goto done;
     }
     np = H5Sget_simple_extent_npoints(space);
     if (np <= 0 || np > MAX_META_ELEMENTS)
         goto done;
     size_t n = (size_t)np;
+    if ((rc = sp__read_charge_n(where, n, 16)) < 0) /* the values, as numbers and text */
+        goto done;
     switch (H5Tget_class(type)) {
     case H5T_INTEGER: {
         bool is_unsigned = H5Tget_sign(type) == H5T_SGN_NONE;
         if (!(buf = malloc(n * 8))) {
-            rc = SP_ENOMEM;
+            rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where);
             goto done;
         }
         if (H5Aread(attr, is_unsigned ? H5T_NATIVE_UINT64 : H5T_NATIVE_INT64, buf) < 0) {
-            rc = SP_EFORMAT;
+            rc = sp__h5_error(SP_EFORMAT, "%s: cannot read %s", file, where);
             goto done;
         }
         for (size_t i = 0; i < n; i++) {
@@ -471,11 +733,11 @@ static int attr_to_string(hid_t attr, char **out)
     }
     case H5T_FLOAT:
         if (!(buf = malloc(n * sizeof(double)))) {
-            rc = SP_ENOMEM;
+            rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where);
             goto done;
         }
         if (H5Aread(attr, H5T_NATIVE_DOUBLE, buf) < 0) {
-            rc = SP_EFORMAT;
+            rc = sp__h5_error(SP_EFORMAT, "%s: cannot read %s", file, where);
             goto done;
         }
         for (size_t i = 0; i < n; i++) {
@@ -484,23 +746,24 @@ static int attr_to_string(hid_t attr, char **out)
         }
         break;
     case H5T_STRING:
-        if ((rc = read_string_values(attr, type, space, n, attr_read, &strs)) < 0)
+        if ((rc = read_string_values(file, attr, type, n, attr_read, where, &strs)) < 0)
             goto done;
         for (size_t i = 0; i < n; i++)
             sb_add(&b, "%s%s", i ? ", " : "", strs[i]);
         break;
     case H5T_ENUM: { /* h5py stores bools as an enum FALSE/TRUE */
         if ((mtype = H5Tget_native_type(type, H5T_DIR_ASCEND)) < 0) {
-            rc = SP_EFORMAT;
+            rc = sp__h5_error(SP_EFORMAT, "%s: cannot read %s", file, where);
             goto done;
         }
         size_t sz = H5Tget_size(mtype);
         if (!sz || !(buf = malloc(n * sz))) {
-            rc = sz ? SP_ENOMEM : SP_EFORMAT;
+            rc = sz ? sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where)
+                    : sp__error(SP_EFORMAT, "%s: %s has an empty enum type", file, where);
             goto done;
         }
         if (H5Aread(attr, mtype, buf) < 0) {
-            rc = SP_EFORMAT;
+            rc = sp__h5_error(SP_EFORMAT, "%s: cannot read %s", file, where);
             goto done;
         }
         for (size_t i = 0; i < n; i++) {
@@ -515,9 +778,11 @@ static int attr_to_string(hid_t attr, char **out)
         goto done; /* compound, reference, ...: not metadata we understand */
     }
     if (b.oom) {
-        rc = SP_ENOMEM;
+        rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where);
         goto done;
     }
+    if (b.len && (rc = sp__read_charge(where, b.len)) < 0)
+        goto done;
     if (!b.s)
         sb_add(&b, "%s", "");
     if (b.s)
@@ -525,7 +790,7 @@ static int attr_to_string(hid_t attr, char **out)
     *out = b.s;
     b.s = NULL;
     if (!*out)
-        rc = SP_ENOMEM;
+        rc = sp__error(SP_ENOMEM, "%s: out of memory reading %s", file, where);
 done:
     H5Eclear2(H5E_DEFAULT);
     free(b.s);
@@ -547,32 +812,70 @@ typedef struct meta_ctx {
     int rc;
 } meta_ctx;
 
+/* Append key/value (taking both) to l. Attribute names are unique within an
+ * object, so no search is needed, unless sanitizing the key changed it (two
+ * raw names may then meet as one): O(1) per attribute, not O(n), which a
+ * file with 100,000 attributes would turn into seconds. */
+static int meta_append(sp_kvlist *l, char *key, char *value, bool key_changed)
+{
+    if (key_changed && sp_kvlist_get(l, key)) {
+        free(key);
+        free(value);
+        return 0; /* first one wins, as sp_kvlist_get() would show */
+    }
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        sp_kv *items = realloc(l->items, cap * sizeof *items);
+        if (!items) {
+            free(key);
+            free(value);
+            return SP_ENOMEM;
+        }
+        l->items = items;
+        l->cap = cap;
+    }
+    l->items[l->n].key = key;
+    l->items[l->n].value = value;
+    l->n++;
+    return 0;
+}
+
 static herr_t meta_cb(hid_t loc, const char *name, const H5A_info_t *info, void *data)
 {
     (void)info;
     meta_ctx *m = data;
-    char *value = NULL, *key = NULL;
+    char *value = NULL;
+    char what[320];
+    snprintf(what, sizeof what, "attribute '%s' of %s", name, m->where);
     hid_t attr = H5Aopen(loc, name, H5P_DEFAULT);
     if (attr < 0) {
-        m->rc = sp__h5_error(SP_EFORMAT, "%s: cannot open attribute '%s' of %s", m->file,
-                             name, m->where);
+        m->rc = sp__h5_error(SP_EFORMAT, "%s: cannot open %s", m->file, what);
         return -1;
     }
-    int rc = attr_to_string(attr, &value);
+    /* The entry itself: key, pointers, list slot. */
+    int rc = sp__read_charge(what, strlen(name) + 1 + sizeof(sp_kv) * 2);
+    if (rc == 0)
+        rc = attr_to_string(m->file, what, attr, &value);
     H5Aclose(attr);
+    bool key_ok = true;
     if (rc == 0 && value) {
-        key = dup_n(name, strlen(name));
-        rc = key ? sp_kvlist_set(m->l, key, value) : SP_ENOMEM;
+        size_t len = strlen(name);
+        char *key = malloc(len + 1);
+        if (key) {
+            memcpy(key, name, len + 1);
+            rc = meta_append(m->l, key, value, sp__utf8_sanitize(key));
+        } else {
+            free(value);
+            rc = SP_ENOMEM;
+        }
+        key_ok = key != NULL && rc == 0;
+        value = NULL;
     }
-    free(key);
     free(value);
-    if (rc == SP_ENOMEM)
-        m->rc = sp__error(rc, "%s: out of memory reading the attributes of %s", m->file,
-                          m->where);
-    else if (rc < 0)
-        m->rc = sp__error(rc, "%s: cannot read attribute '%s' of %s", m->file, name,
-                          m->where);
-    return m->rc < 0 ? -1 : 0;
+    if (rc == SP_ENOMEM && !key_ok) /* every other failure has set its message */
+        rc = sp__error(rc, "%s: out of memory reading %s", m->file, what);
+    m->rc = rc;
+    return rc < 0 ? -1 : 0;
 }
 
 int sp__h5_read_meta(const char *file, hid_t obj, sp_kvlist *l)
@@ -643,4 +946,90 @@ int sp__h5_read_int_table(const char *file, hid_t loc, sp_schema_id group,
 done:
     H5Gclose(g);
     return rc;
+}
+
+/* ------------------------------------------------------ visited objects */
+
+/* An object's identity in its file: 16 bytes (file number and address in
+ * HDF5 1.10, the object token from 1.12 on). */
+static int object_key(hid_t obj, unsigned char key[16])
+{
+    memset(key, 0, 16);
+#if H5_VERSION_GE(1, 12, 0)
+    H5O_info2_t info;
+    if (H5Oget_info3(obj, &info, H5O_INFO_BASIC) < 0)
+        return -1;
+    memcpy(key, &info.token, sizeof info.token < 16 ? sizeof info.token : 16);
+#else
+    H5O_info_t info;
+    if (H5Oget_info2(obj, &info, H5O_INFO_BASIC) < 0)
+        return -1;
+    uint64_t fileno = (uint64_t)info.fileno, addr = (uint64_t)info.addr;
+    memcpy(key, &fileno, 8);
+    memcpy(key + 8, &addr, 8);
+#endif
+    return 0;
+}
+
+static size_t key_hash(const unsigned char key[16])
+{
+    uint64_t a, b;
+    memcpy(&a, key, 8);
+    memcpy(&b, key + 8, 8);
+    uint64_t h = (a * 0x9E3779B97F4A7C15ull) ^ (b + 0x632BE59BD9B4E019ull);
+    h ^= h >> 29;
+    h *= 0xBF58476D1CE4E5B9ull;
+    return (size_t)(h ^ (h >> 32));
+}
+
+int sp__h5_visit(const char *file, sp__h5_visited *v, hid_t obj, bool *seen)
+{
+    unsigned char key[16];
+    *seen = false;
+    if (object_key(obj, key) < 0)
+        return sp__h5_error(SP_EFORMAT, "%s: cannot identify an object", file);
+    if (2 * (v->n + 1) > v->cap) { /* grow: keep at most half full */
+        size_t cap = v->cap ? 2 * v->cap : 64;
+        int rc = sp__read_charge_n("the objects visited", cap, 17);
+        if (rc < 0)
+            return rc;
+        unsigned char(*keys)[16] = calloc(cap, sizeof *keys);
+        bool *used = calloc(cap, sizeof *used);
+        if (!keys || !used) {
+            free(keys);
+            free(used);
+            return sp__error(SP_ENOMEM, "%s: out of memory", file);
+        }
+        for (size_t i = 0; i < v->cap; i++) {
+            if (!v->used[i])
+                continue;
+            size_t j = key_hash(v->keys[i]) & (cap - 1);
+            while (used[j])
+                j = (j + 1) & (cap - 1);
+            memcpy(keys[j], v->keys[i], 16);
+            used[j] = true;
+        }
+        free(v->keys);
+        free(v->used);
+        v->keys = keys;
+        v->used = used;
+        v->cap = cap;
+    }
+    size_t j = key_hash(key) & (v->cap - 1);
+    for (; v->used[j]; j = (j + 1) & (v->cap - 1))
+        if (memcmp(v->keys[j], key, 16) == 0) {
+            *seen = true;
+            return 0;
+        }
+    memcpy(v->keys[j], key, 16);
+    v->used[j] = true;
+    v->n++;
+    return 0;
+}
+
+void sp__h5_visited_free(sp__h5_visited *v)
+{
+    free(v->keys);
+    free(v->used);
+    memset(v, 0, sizeof *v);
 }

@@ -131,9 +131,11 @@ static int read_dropped(const char *file, hid_t rank_group, sp_rank_data *rk,
         goto done;
     }
     for (size_t i = 0; i < n_region; i++) {
-        if (region[i] < 0 || (size_t)region[i] >= nregions || calls[i] < 0) {
+        /* Sums stay below 2^62 (sp__run_check_read): no wrap-around here. */
+        if (region[i] < 0 || (size_t)region[i] >= nregions || calls[i] < 0 ||
+            (uint64_t)calls[i] > ((uint64_t)1 << 62) - rk->dropped[region[i]]) {
             rc = sp__error(SP_EFORMAT, "%s: %s: row %zu (region %" PRId32 ", %" PRId64
-                           " calls) is out of range (%zu regions)",
+                           " calls) is out of range (%zu regions), or the calls add up past 2^62",
                            file, where, i, region[i], calls[i], nregions);
             goto done;
         }
@@ -278,6 +280,7 @@ int sp__h5_read_v1(const char *file, hid_t fid, sp_run *run)
         (rc = read_num_ranks(file, fid, &nranks)) < 0 ||
         (rc = read_region_flags(file, fid, run)) < 0 ||
         (rc = read_meta_group(file, fid, SP_NAME(METADATA), &run->meta)) < 0 ||
+        (rc = sp__read_charge_ranks(nranks, run->nregions)) < 0 ||
         (rc = sp_run_set_ranks(run, nranks)) < 0)
         return rc;
     for (size_t r = 0; r < nranks; r++)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "sp_error.h"
+#include "sp_outfile.h"
 #include "sp_plot_internal.h"
 
 static const char *const format_names[] = {"png", "svg", "pdf"};
@@ -102,40 +103,16 @@ int sp_plot_export(const char *path, sp_plot_format fmt, double w, double h, sp_
     if (!path || !*path || !draw || (unsigned)fmt > SP_PLOT_PDF || !(w >= 1) || !(h >= 1) ||
         w > 100000 || h > 100000)
         return sp__error(SP_EINVAL, "sp_plot_export: bad arguments");
-    size_t len = strlen(path);
-    char *tmp = malloc(len + 16);
-    if (!tmp)
-        return sp__error(SP_ENOMEM, "out of memory");
-    snprintf(tmp, len + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int rc = sp__error(SP_EIO, "cannot create '%s': %s", tmp, strerror(errno));
-        free(tmp);
-        return rc;
-    }
-    /* mkstemp makes 0600; a chart is an ordinary document. */
-    mode_t um = umask(022);
-    umask(um);
-    if (fchmod(fd, 0666 & ~um) != 0) {
-        /* not fatal: the file is still usable by its owner */
-    }
-    FILE *f = fdopen(fd, "wb");
-    if (!f) {
-        int rc = sp__error(SP_EIO, "cannot open '%s': %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        free(tmp);
-        return rc;
-    }
+    /* An exclusive temporary file renamed into place (a device such as
+     * /dev/null is written in place instead): sp_outfile.h. */
+    sp_outfile out;
+    int orc = sp_outfile_open(&out, path);
+    if (orc != 0)
+        return orc;
+    FILE *f = out.f;
     int rc = render(f, path, fmt, w, h, draw, data);
-    if (fflush(f) != 0 && rc == 0)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", path, strerror(errno));
-    if (fclose(f) != 0 && rc == 0)
-        rc = sp__error(SP_EIO, "cannot write '%s': %s", path, strerror(errno));
-    if (rc == 0 && rename(tmp, path) != 0)
-        rc = sp__error(SP_EIO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-    if (rc != 0)
-        unlink(tmp);
-    free(tmp);
+    int crc = sp_outfile_close(&out, rc == 0);
+    if (rc == 0)
+        rc = crc;
     return rc;
 }

@@ -29,6 +29,8 @@ test_pkgs=(
   python3-line-profiler                        # Python line timings checked against it
   desktop-file-utils appstream shared-mime-info librsvg2-bin  # packaging: desktop files, icons
   man-db bash-completion zsh                   # packaging: man pages, completions
+  clang-14 libclang-rt-14-dev                  # fuzzing: libFuzzer (scripts/fuzz.sh)
+  bsdutils util-linux                          # script(1): the TUI in a pty; setarch (TSan)
 )
 
 pkgs=("${build_pkgs[@]}")

@@ -15,6 +15,12 @@ static void page_iface_init(SpPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpInfoPage, sp_info_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
 
+/* A file may carry 100,000 metadata entries or ranks, or a value of a
+ * megabyte: the page shows the first rows and the start of each value, and
+ * says how to see the rest, so it is built in milliseconds whatever the file. */
+#define MAX_ROWS 200
+#define MAX_VALUE_CHARS 2000
+
 static void add_heading(SpInfoPage *self, const char *text)
 {
     GtkWidget *label = gtk_label_new(text);
@@ -37,6 +43,13 @@ static void add_row(GtkWidget *list, const char *key, const char *value)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 24);
     GtkWidget *k = gtk_label_new(key);
+    g_autofree char *cut = NULL;
+    if (value && g_utf8_strlen(value, MAX_VALUE_CHARS * 4 + 4) > MAX_VALUE_CHARS) {
+        char *end = g_utf8_offset_to_pointer(value, MAX_VALUE_CHARS);
+        cut = g_strdup_printf("%.*s… (%zu bytes in all)", (int)(end - value), value,
+                              strlen(value));
+        value = cut;
+    }
     GtkWidget *v = gtk_label_new(value && *value ? value : "—");
     gtk_label_set_xalign(GTK_LABEL(k), 0);
     gtk_label_set_xalign(GTK_LABEL(v), 1);
@@ -111,10 +124,14 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
                                        : g_strdup("Run metadata");
     add_heading(self, meta_title);
     list = add_list(self);
-    for (size_t i = 0; i < run->meta.n; i++)
+    for (size_t i = 0; i < run->meta.n && i < MAX_ROWS; i++)
         add_row(list, run->meta.items[i].key, run->meta.items[i].value);
     if (run->meta.n == 0)
         add_row(list, "(none)", "This file carries no run metadata");
+    if (run->meta.n > MAX_ROWS) {
+        g_autofree char *more = g_strdup_printf("… %zu more", run->meta.n - MAX_ROWS);
+        add_row(list, more, "scope-profiler inspect or export json shows every entry");
+    }
 
     /* Per-rank facts only when they say something (MPI runs, offsets). */
     gboolean any = FALSE;
@@ -125,10 +142,10 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
     g_autofree char *ranks_title = role ? g_strdup_printf("%s ranks", role) : g_strdup("Ranks");
     add_heading(self, ranks_title);
     list = add_list(self);
-    for (size_t k = 0; k < run->nranks; k++) {
+    for (size_t k = 0; k < run->nranks && k < MAX_ROWS; k++) {
         const sp_rank_data *rk = &run->ranks[k];
         GString *v = g_string_new(NULL);
-        for (size_t i = 0; i < rk->meta.n; i++)
+        for (size_t i = 0; i < rk->meta.n && v->len < MAX_VALUE_CHARS; i++)
             g_string_append_printf(v, "%s%s %s", v->len ? " · " : "", rk->meta.items[i].key,
                                    rk->meta.items[i].value);
         g_autofree char *off = sp_format_duration_delta((double)rk->clock_offset_ns * 1e-9);
@@ -138,6 +155,10 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
         g_autofree char *key = g_strdup_printf("Rank %d", rk->rank);
         add_row(list, key, v->str);
         g_string_free(v, TRUE);
+    }
+    if (run->nranks > MAX_ROWS) {
+        g_autofree char *more = g_strdup_printf("… %zu more ranks", run->nranks - MAX_ROWS);
+        add_row(list, more, "scope-profiler ranks or export json shows every rank");
     }
 }
 

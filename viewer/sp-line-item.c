@@ -70,3 +70,10 @@ void sp_line_item_set_source(SpLineItem *self, const char *text)
     self->source = text ? g_strchug(g_strdup(text)) : NULL;
     self->state = text ? SP_LINE_SOURCE_FOUND : SP_LINE_SOURCE_MISSING;
 }
+
+void sp_line_item_set_source_missing(SpLineItem *self, const char *why)
+{
+    g_free(self->source);
+    self->source = why ? g_strdup(why) : NULL;
+    self->state = SP_LINE_SOURCE_MISSING;
+}

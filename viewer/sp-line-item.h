@@ -39,6 +39,9 @@ SpLineSourceState sp_line_item_get_source_state(SpLineItem *self);
 const char *sp_line_item_get_source(SpLineItem *self);
 /* text NULL: MISSING. */
 void sp_line_item_set_source(SpLineItem *self, const char *text);
+/* No source text: why (may be NULL) is why the file is not shown; then
+ * sp_line_item_get_source() returns the reason. */
+void sp_line_item_set_source_missing(SpLineItem *self, const char *why);
 
 G_END_DECLS
 

@@ -8,6 +8,7 @@
 #include "sp-list-columns.h"
 #include "sp-share-bar.h"
 #include "sp-source-cache.h"
+#include "sp-viewer-settings.h"
 #include "sp-viewer-format.h"
 
 typedef enum {
@@ -58,7 +59,11 @@ static char *cell_text(gpointer item, gpointer data)
         switch (sp_line_item_get_source_state(line)) {
         case SP_LINE_SOURCE_FOUND: return g_strdup(sp_line_item_get_source(line));
         case SP_LINE_SOURCE_LOADING: return g_strdup("…");
-        default: return g_strdup("—");
+        default: {
+            const char *why = sp_line_item_get_source(line);
+            return why ? g_strdup_printf("%s not shown: %s", sp_line_item_get_file(line), why)
+                       : g_strdup("—");
+        }
         }
     default: return NULL;
     }
@@ -193,11 +198,14 @@ static void fill_sources(SpLinesPage *self)
     for (guint i = 0; i < n; i++) {
         SpLineItem *item = g_list_model_get_item(G_LIST_MODEL(self->store), i);
         g_ptr_array_add(items, item);
-        const char *text;
+        const char *text, *why;
         if (sp_line_item_get_source_state(item) == SP_LINE_SOURCE_LOADING &&
             sp_source_cache_lookup(self->sources, sp_line_item_get_file(item),
-                                   sp_line_item_get_lineno(item), &text)) {
-            sp_line_item_set_source(item, text);
+                                   sp_line_item_get_lineno(item), &text, &why)) {
+            if (text)
+                sp_line_item_set_source(item, text);
+            else
+                sp_line_item_set_source_missing(item, why);
             changed++;
         }
     }
@@ -355,7 +363,9 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpLinesPage *self)
     g_clear_object(&self->sources);
     const sp_run *run = self->doc ? sp_run_document_get_run(self->doc) : NULL;
     self->line_regions = run ? sampled_regions(run) : g_array_new(FALSE, FALSE, sizeof(int));
-    self->sources = sp_source_cache_new(run ? sp_run_metadata(run, "working_directory") : NULL);
+    self->sources = sp_source_cache_new(self->doc ? sp_run_document_get_path(self->doc) : NULL,
+                                        run ? sp_run_metadata(run, "working_directory") : NULL,
+                                        sp_viewer_settings_get_source_dirs());
     g_signal_connect(self->sources, "changed", G_CALLBACK(on_sources_changed), self);
 
     GtkStringList *names = gtk_string_list_new(NULL);

@@ -126,12 +126,40 @@ SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name
     return self;
 }
 
+static char *read_helper; /* set once at startup, before any thread */
+
+void sp_run_document_set_read_helper(const char *program)
+{
+    g_free(read_helper);
+    read_helper = g_strdup(program);
+}
+
+static SpRunDocument *load(const char *path, GCancellable *cancellable, GError **error);
+
 SpRunDocument *sp_run_document_load(const char *path, GError **error)
+{
+    return load(path, NULL, error);
+}
+
+static SpRunDocument *load(const char *path, GCancellable *cancellable, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
     gint64 begin = g_get_monotonic_time();
     int status = 0;
-    sp_run *run = sp_h5_read(path, &status);
+    sp_run *run;
+    if (read_helper && sp_h5_isolation_enabled()) {
+        /* posix_spawn, not fork: this runs in a worker thread of a GTK
+         * process. */
+        const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, NULL};
+        /* Cancelling the load (a new file, the window closed) kills the helper. */
+        int cancel_fd = cancellable ? g_cancellable_get_fd(cancellable) : -1;
+        sp_h5_isolation how = {argv, 0, cancel_fd};
+        run = sp_h5_read_isolated(path, &how, &status);
+        if (cancel_fd >= 0)
+            g_cancellable_release_fd(cancellable);
+    } else {
+        run = sp_h5_read(path, &status);
+    }
     if (!run) {
         sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
         return NULL;
@@ -163,7 +191,7 @@ static void load_thread(GTask *task, gpointer source, gpointer task_data,
                                 "%s: only local files can be opened", uri);
         return;
     }
-    SpRunDocument *doc = sp_run_document_load(path, &error);
+    SpRunDocument *doc = load(path, cancellable, &error);
     if (!doc) {
         g_task_return_error(task, error);
         return;

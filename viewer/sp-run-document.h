@@ -20,6 +20,15 @@ G_BEGIN_DECLS
 #define SP_TYPE_RUN_DOCUMENT (sp_run_document_get_type())
 G_DECLARE_FINAL_TYPE(SpRunDocument, sp_run_document, SP, RUN_DOCUMENT, GObject)
 
+/* How documents read their files. With a helper program set (the viewer
+ * sets itself: `scope-profiler-viewer --read-helper FILE`), every file is read
+ * in a helper process (sp_h5_read_isolated): a file that crashes or hangs
+ * libhdf5 becomes a load error. Without one (tests that link the viewer
+ * library), or with SCOPE_PROFILER_READ_ISOLATION=0, files are read in the
+ * loading thread. */
+#define SP_VIEWER_READ_HELPER_OPTION "--read-helper"
+void sp_run_document_set_read_helper(const char *program);
+
 /* Read, analyze and index the file at path (blocking). */
 SpRunDocument *sp_run_document_load(const char *path, GError **error);
 

@@ -5,14 +5,14 @@
 #include <string.h>
 
 #include "sp-viewer-screenshot.h"
-
-#define MAX_SOURCE_BYTES (64 * 1024 * 1024) /* larger is not source code */
+#include "sp_source.h"
 
 struct _SpSourceCache {
     GObject parent_instance;
-    char *working_dir;
-    /* file as recorded -> GStrv of its lines; a NULL value: unreadable.
-     * Files being read are in pending only. */
+    /* Which files may be shown (sp_source.h); read-only once made, so the
+     * worker threads share it. */
+    sp_source_policy policy;
+    /* file as recorded -> SourceFile. Files being read are in pending only. */
     GHashTable *files;
     GHashTable *pending;
     GCancellable *cancellable;
@@ -23,40 +23,51 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(SpSourceCache, sp_source_cache, G_TYPE_OBJECT)
 
-/* What a worker reads: its own copies, the cache is not touched there. */
+/* A file's lines, or why it is not shown. */
 typedef struct {
-    char *working_dir;
+    char **lines; /* NULL when not shown */
+    const char *why; /* static (sp_source.h) when not shown */
+} SourceFile;
+
+static void source_file_free(gpointer p)
+{
+    SourceFile *f = p;
+    if (f)
+        g_strfreev(f->lines);
+    g_free(f);
+}
+
+/* What a worker reads: its own copies, the cache is not touched there
+ * except for its immutable policy. */
+typedef struct {
+    SpSourceCache *cache; /* kept alive by the task */
     GPtrArray *names;  /* char* */
-    GPtrArray *lines;  /* GStrv or NULL, parallel to names */
+    GPtrArray *lines;  /* SourceFile*, parallel to names */
 } ReadJob;
 
 static void read_job_free(gpointer p)
 {
     ReadJob *job = p;
-    g_free(job->working_dir);
     g_ptr_array_unref(job->names);
     if (job->lines)
         g_ptr_array_unref(job->lines);
     g_free(job);
 }
 
-static char **read_lines(const char *file, const char *working_dir)
+static SourceFile *read_lines(const sp_source_policy *policy, const char *file)
 {
-    g_autofree char *data = NULL;
-    gsize len = 0;
-    gboolean ok = g_file_get_contents(file, &data, &len, NULL);
-    if (!ok && !g_path_is_absolute(file) && working_dir) {
-        g_autofree char *path = g_build_filename(working_dir, file, NULL);
-        ok = g_file_get_contents(path, &data, &len, NULL);
-    }
-    if (!ok || len > MAX_SOURCE_BYTES || memchr(data, '\0', len))
-        return NULL; /* unreadable, huge or binary */
+    SourceFile *sf = g_new0(SourceFile, 1);
+    char *data = NULL;
+    size_t len = 0;
+    if (sp_source_read(policy, file, &data, &len, &sf->why) != 0)
+        return sf; /* not shown: the reason stays in sf->why */
     if (!g_utf8_validate(data, (gssize)len, NULL)) {
         char *valid = g_utf8_make_valid(data, (gssize)len);
-        g_free(data);
-        data = valid;
+        free(data);
+        data = valid; /* g_free-able and free-able alike under glib's allocator */
     }
     char **lines = g_strsplit(data, "\n", -1);
+    g_free(data);
     for (char **l = lines; *l; l++) {
         size_t n = strlen(*l);
         if (n && (*l)[n - 1] == '\r')
@@ -65,17 +76,18 @@ static char **read_lines(const char *file, const char *working_dir)
             if (*c == '\t')
                 *c = ' ';
     }
-    return lines;
+    sf->lines = lines;
+    return sf;
 }
 
 static void read_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
     ReadJob *job = data;
-    job->lines = g_ptr_array_new_with_free_func((GDestroyNotify)g_strfreev);
+    job->lines = g_ptr_array_new_with_free_func(source_file_free);
     for (guint i = 0; i < job->names->len; i++)
         g_ptr_array_add(job->lines, g_cancellable_is_cancelled(cancellable)
                                         ? NULL
-                                        : read_lines(job->names->pdata[i], job->working_dir));
+                                        : read_lines(&job->cache->policy, job->names->pdata[i]));
     g_task_return_boolean(task, TRUE);
 }
 
@@ -112,7 +124,7 @@ void sp_source_cache_request(SpSourceCache *self, const char *const *files)
         read_job_free(job);
         return;
     }
-    job->working_dir = g_strdup(self->working_dir);
+    job->cache = self;
     GTask *task = g_task_new(self, self->cancellable, on_read_done, NULL);
     g_task_set_task_data(task, job, read_job_free);
     g_task_set_return_on_cancel(task, FALSE);
@@ -122,20 +134,27 @@ void sp_source_cache_request(SpSourceCache *self, const char *const *files)
 }
 
 gboolean sp_source_cache_lookup(SpSourceCache *self, const char *file, int lineno,
-                                const char **text)
+                                const char **text, const char **why)
 {
-    char **lines = NULL;
+    SourceFile *sf = NULL;
     *text = NULL;
+    *why = NULL;
     if (!file || !*file || lineno <= 0)
         return TRUE; /* nothing to read: known missing */
-    if (!g_hash_table_lookup_extended(self->files, file, NULL, (gpointer *)&lines))
+    if (!g_hash_table_lookup_extended(self->files, file, NULL, (gpointer *)&sf))
         return FALSE;
+    if (!sf || !sf->lines) {
+        *why = sf ? sf->why : NULL;
+        return TRUE;
+    }
     /* A file ending in "\n" splits into one more, empty, string: not a line. */
-    guint n = lines ? g_strv_length(lines) : 0;
-    if (n && !*lines[n - 1])
+    guint n = g_strv_length(sf->lines);
+    if (n && !*sf->lines[n - 1])
         n--;
     if ((guint)lineno <= n)
-        *text = lines[lineno - 1];
+        *text = sf->lines[lineno - 1];
+    else
+        *why = "no such line in the file";
     return TRUE;
 }
 
@@ -149,7 +168,7 @@ static void sp_source_cache_dispose(GObject *object)
 static void sp_source_cache_finalize(GObject *object)
 {
     SpSourceCache *self = SP_SOURCE_CACHE(object);
-    g_free(self->working_dir);
+    sp_source_policy_free(&self->policy);
     g_hash_table_unref(self->files);
     g_hash_table_unref(self->pending);
     g_object_unref(self->cancellable);
@@ -167,14 +186,18 @@ static void sp_source_cache_class_init(SpSourceCacheClass *klass)
 
 static void sp_source_cache_init(SpSourceCache *self)
 {
-    self->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)g_strfreev);
+    self->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, source_file_free);
     self->pending = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
     self->cancellable = g_cancellable_new();
 }
 
-SpSourceCache *sp_source_cache_new(const char *working_dir)
+SpSourceCache *sp_source_cache_new(const char *run_path, const char *working_dir,
+                                   const char *const *source_dirs)
 {
     SpSourceCache *self = g_object_new(SP_TYPE_SOURCE_CACHE, NULL);
-    self->working_dir = g_strdup(working_dir);
+    size_t ndirs = source_dirs ? g_strv_length((char **)source_dirs) : 0;
+    /* Out of memory: an empty policy, every file "not found". */
+    if (sp_source_policy_init(&self->policy, run_path, working_dir, source_dirs, ndirs) != 0)
+        memset(&self->policy, 0, sizeof self->policy);
     return self;
 }

@@ -54,6 +54,10 @@ static const GOptionEntry option_entries[] = {
      "WxH"},
     {"benchmark", 0, 0, G_OPTION_ARG_NONE, NULL,
      "Load FILE, replay zooms and pans on the timeline, print load and frame times", NULL},
+    {"source-dir", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, NULL,
+     "Show source files below DIR on the Lines page (repeatable; the run's own working "
+     "directory needs none)",
+     "DIR"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL},
     {NULL},
 };
@@ -69,6 +73,10 @@ static int sp_viewer_application_handle_local_options(GApplication *app, GVarian
     }
     g_variant_dict_lookup(options, "screenshot", "^ay", &self->screenshot_path);
     g_variant_dict_lookup(options, "page", "s", &self->page);
+    g_autofree char **dirs = NULL; /* the strings stay in the dict's variant */
+    if (g_variant_dict_lookup(options, "source-dir", "^a&ay", &dirs))
+        for (char **d = dirs; d && *d; d++)
+            sp_viewer_settings_add_source_dir(*d);
     self->benchmark = g_variant_dict_contains(options, "benchmark");
     const char *size = NULL;
     if (g_variant_dict_lookup(options, "size", "&s", &size)) {

@@ -57,3 +57,33 @@ void sp_viewer_settings_set_window_size(int width, int height, gboolean maximize
     if (g_mkdir_with_parents(dir, 0700) != 0 || !g_key_file_save_to_file(kf, path, &error))
         g_warning("could not save %s: %s", path, error ? error->message : g_strerror(errno));
 }
+
+/* ---- source directories (the Lines page: sp_source.h) ---- */
+
+static GPtrArray *cli_source_dirs; /* from --source-dir, in order */
+static char **source_dirs_cache;   /* what get_source_dirs() last returned */
+
+void sp_viewer_settings_add_source_dir(const char *dir)
+{
+    if (!cli_source_dirs)
+        cli_source_dirs = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(cli_source_dirs, g_strdup(dir));
+}
+
+const char *const *sp_viewer_settings_get_source_dirs(void)
+{
+    GPtrArray *all = g_ptr_array_new_with_free_func(g_free);
+    for (guint i = 0; cli_source_dirs && i < cli_source_dirs->len; i++)
+        g_ptr_array_add(all, g_strdup(cli_source_dirs->pdata[i]));
+    if (settings_enabled) {
+        g_autoptr(GKeyFile) kf = load();
+        gsize n = 0;
+        g_auto(GStrv) dirs = g_key_file_get_string_list(kf, "sources", "dirs", &n, NULL);
+        for (gsize i = 0; dirs && i < n; i++)
+            g_ptr_array_add(all, g_strdup(dirs[i]));
+    }
+    g_ptr_array_add(all, NULL);
+    g_strfreev(source_dirs_cache);
+    source_dirs_cache = (char **)g_ptr_array_free(all, FALSE);
+    return (const char *const *)source_dirs_cache;
+}

@@ -20,6 +20,15 @@ gboolean sp_viewer_settings_get_enabled(void);
 gboolean sp_viewer_settings_get_window_size(int *width, int *height, gboolean *maximized);
 void sp_viewer_settings_set_window_size(int width, int height, gboolean maximized);
 
+/* Directories whose source files the Lines page may show, besides the run's
+ * own working directory (sp_source.h): those given with --source-dir, then
+ * the list "dirs" of group [sources] in the settings file (e.g.
+ * "dirs=/home/me/proj;/opt/src"), then SCOPE_PROFILER_SOURCE_DIR (read by
+ * sp_source_policy_init). The result is NULL-terminated and valid until the
+ * next call. */
+void sp_viewer_settings_add_source_dir(const char *dir);
+const char *const *sp_viewer_settings_get_source_dirs(void);
+
 /* The path of the settings file (newly allocated). */
 char *sp_viewer_settings_path(void);
 

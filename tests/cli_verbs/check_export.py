@@ -11,7 +11,9 @@ ts/dur in microseconds, process/thread names), speedscope (shared frames,
 balanced open/close events in time order), collapsed (lines
 "a;b;c VALUE", values sum to the own time), plot-data (every file, parse).
 Names with quotes, backslashes, control characters and UTF-8 must come
-back exactly (JSON, CSV) or with the documented substitutions (collapsed).
+back exactly (JSON) or with the documented substitutions (CSV: control
+characters escaped as on the terminal, formulas neutralised; collapsed:
+separators replaced, control characters escaped).
 """
 import csv
 import json
@@ -32,6 +34,36 @@ def run(args):
     if p.returncode != 0:
         fail("%s: exit %d: %s" % (" ".join(args), p.returncode, p.stderr.decode(errors="replace")))
     return p.stdout.decode()
+
+
+def display_escape(s, keep_newline):
+    """What sp_display_escape_bytes() (common/sp_display.h) writes for s."""
+    out = []
+    for c in s:
+        o = ord(c)
+        if keep_newline and c in "\n\t":
+            out.append(c)
+        elif c in "\n\t\r":
+            out.append({"\n": "\\n", "\t": "\\t", "\r": "\\r"}[c])
+        elif o < 0x20 or o == 0x7F:
+            out.append("\\x%02x" % o)
+        elif 0x80 <= o <= 0x9F or o in (0x61C, 0x200E, 0x200F) or 0x202A <= o <= 0x202E \
+                or 0x2066 <= o <= 0x2069:
+            out.append("\\u%04x" % o)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def csv_text(s):
+    """A text cell as export writes it: escaped, formulas neutralised."""
+    cell = display_escape(s, True)
+    if s[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        try:
+            float(s)
+        except ValueError:
+            cell = "'" + cell
+    return cell
 
 
 def main():
@@ -79,14 +111,15 @@ def main():
             fail("csv: printed %r" % printed)
         rows = list(csv.DictReader(open(os.path.join(out, "regions.csv"), newline="",
                                         encoding="utf-8")))
-        if {r["region"]: int(r["calls"]) for r in rows} != {n: r["calls"] for n, r in regions.items()}:
+        if {r["region"]: int(r["calls"]) for r in rows} != {csv_text(n): r["calls"]
+                                                            for n, r in regions.items()}:
             fail("csv: regions.csv names or calls differ from the JSON export")
         calls = list(csv.DictReader(open(os.path.join(out, "calls.csv"), newline="",
                                          encoding="utf-8")))
         if len(calls) != ncalls or any(int(c["duration_ns"]) != int(c["end_ns"]) - int(c["start_ns"])
                                        for c in calls):
             fail("csv: calls.csv has %d rows / bad durations (want %d calls)" % (len(calls), ncalls))
-        if {c["region"] for c in calls} != set(regions):
+        if {c["region"] for c in calls} != {csv_text(n) for n in regions}:
             fail("csv: calls.csv region names differ")
         # one depth convention: 0 = top level, parent -1 = none, in both files
         if any((c["parent"] == "-1") != (c["depth"] == "0") for c in calls):
@@ -156,7 +189,8 @@ def main():
         if abs(total - own) > 1 + 1e-6 * own + len(text.splitlines()):
             fail("collapsed: values sum to %d ns, own time is %.0f ns" % (total, own))
         for n in regions:
-            frame = n.replace(";", ":").replace("\n", " ").replace("\r", " ").replace("\t", " ")
+            frame = display_escape(n.replace(";", ":").replace("\n", " ").replace("\r", " ")
+                                   .replace("\t", " "), False)
             if frame not in text:
                 fail("collapsed: frame %r missing" % frame)
     elif fmt == "plot-data":
@@ -184,7 +218,7 @@ def main():
         hist = list(csv.DictReader(open(os.path.join(out, "histogram.csv"), newline="",
                                         encoding="utf-8")))
         for n, r in regions.items():
-            if sum(int(h["count"]) for h in hist if h["region"] == n) != r["calls"]:
+            if sum(int(h["count"]) for h in hist if h["region"] == csv_text(n)) != r["calls"]:
                 fail("plot-data: histogram of %s does not count every call" % n)
     else:
         fail("unknown format " + fmt)

@@ -18,8 +18,10 @@ grep -q "└─ profiling_modes.middle" <<<"$out" || fail "recursive: middle tra
 grep -q "└─ profiling_modes.leaf (2x)" <<<"$out" || fail "recursive: leaf traced twice"
 grep -q "region class: LineProfilerRegion" <<<"$out" || fail "line profiler class"
 dir=$(sed -n 's/^WORKDIR = //p' <<<"$out")
-# line sampling: the hot loop (its for line and its body) gets most samples
-lines=$("$cli" line-profile "$dir/line.h5")
+# line sampling: the hot loop (its for line and its body) gets most samples;
+# the source lies in examples/, outside the run's directory: --source-dir.
+src=$(cd "$(dirname "$0")/../../examples" && pwd)
+lines=$("$cli" line-profile --source-dir "$src" "$dir/line.h5")
 echo "$lines"
 hot=$(awk '/for \(long i = 0; i < n; i\+\+\)|the hot line/ && $1 ~ /^[0-9]+$/ { s += $5 } END { print s + 0 }' <<<"$lines")
 awk -v h="$hot" 'BEGIN { exit !(h >= 80) }' || fail "hot loop has $hot% of the samples, expected >= 80%"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # line_example + `scope-profiler line-profile`: the hot line leads with more
 # than half of the region's samples, and the per-function table shows its
-# source text.
+# source text once --source-dir allows its directory.
 #   check_line_profile.sh LINE_EXAMPLE SCOPE_PROFILER
 set -uo pipefail
 ex=$1 sp=$2
@@ -17,9 +17,17 @@ grep -q "line_example.c:[0-9]*  (hot_function)" <<<"$first" || fail "first ranke
 share=$(awk '{print $2}' <<<"$first" | tr -d '%')
 awk -v s="$share" 'BEGIN { exit !(s > 50) }' || fail "hot line share $share%"
 line=$(sed -E 's/.*line_example.c:([0-9]+).*/\1/' <<<"$first")
+# The source lies outside the run's working directory (and the run file is
+# not there either): not shown, with the reason, until --source-dir allows it.
+grep -q "^Function: hot_function at .*line_example.c" <<<"$out" || fail "function header"
+src=$(sed -nE 's/^Function: hot_function at (.*line_example.c)$/\1/p' <<<"$out" | head -1)
+grep -q "(source not shown: $src: outside the run's working directory" <<<"$out" ||
+  fail "the source outside every root is shown or has no reason"
+grep -q "the hot line" <<<"$out" && fail "source text shown without --source-dir"
+out=$("$sp" line-profile --source-dir "$(dirname "$src")" "$work/line.h5") ||
+  fail "line-profile --source-dir failed"
 # The line_profiler-style table: that line with its source text.
 grep -Eq "^ +$line +[0-9]+ .*the hot line" <<<"$out" || fail "source line $line with its text"
-grep -q "^Function: hot_function at .*line_example.c" <<<"$out" || fail "function header"
 grep -q "Line Contents" <<<"$out" || fail "table header"
 out=$("$sp" line-profile --brief "$work/line.h5") || fail "--brief failed"
 grep -q "Line Contents" <<<"$out" && fail "--brief has no source tables"

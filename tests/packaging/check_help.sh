@@ -13,7 +13,7 @@ top=$("$sp" --help)
 verbs=$(help_verbs "$sp")
 n=$(echo "$verbs" | wc -l)
 ((n >= 12)) || fail "only $n verbs under Commands: in --help"
-[ "$(help_options <<<"$top" | sort | tr '\n' ' ')" = "--help --version -V -h " ] ||
+[ "$(help_options <<<"$top" | sort | tr '\n' ' ')" = "--help --read-limit --version -V -h " ] ||
   fail "top-level options: $(help_options <<<"$top" | tr '\n' ' ')"
 for v in $verbs; do
   out=$("$sp" "$v" --help) || fail "$v --help exits $?"

@@ -72,6 +72,27 @@ static void expected_hot_line(const sp_run *run, int region, const char **file, 
         }
 }
 
+/* The example's source lies outside the run's working directory and the
+ * run file is not there either: not shown, with the reason, until the
+ * source directory is allowed (--source-dir, settings). */
+static void test_source_not_shown_outside_roots(void)
+{
+    SpViewerWindow *win = open_window(line_path);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    GListModel *rows = sp_lines_page_get_rows(lines_page(win));
+    ASSERT(g_list_model_get_n_items(rows) >= 1);
+    g_autoptr(SpLineItem) first = g_list_model_get_item(rows, 0);
+    gboolean timed_out = FALSE;
+    guint timer = g_timeout_add(10000, on_timeout, &timed_out);
+    while (sp_line_item_get_source_state(first) == SP_LINE_SOURCE_LOADING && !timed_out)
+        g_main_context_iteration(NULL, TRUE);
+    if (!timed_out)
+        g_source_remove(timer);
+    ASSERT_EQ_I(sp_line_item_get_source_state(first), SP_LINE_SOURCE_MISSING);
+    ASSERT_CONTAINS(sp_line_item_get_source(first), "outside the run's working directory");
+    gtk_window_destroy(GTK_WINDOW(win));
+}
+
 static void test_hot_line_first(void)
 {
     SpViewerWindow *win = open_window(line_path);
@@ -171,6 +192,8 @@ int main(int argc, char **argv)
     sp_viewer_ensure_resources();
     sp_viewer_settings_set_enabled(FALSE);
 
+    RUN(test_source_not_shown_outside_roots);
+    sp_viewer_settings_add_source_dir(SP_EXAMPLES_DIR);
     RUN(test_hot_line_first);
     RUN(test_no_line_data);
     RUN(test_no_export_on_lines);

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_h5_read_isolated.c - reading a file in another process.
+ *
+ * libhdf5 (1.10) crashes or loops on some corruptions of its own structures
+ * (global heap, metadata cache); nothing in our reader can prevent that, as
+ * it happens inside H5Dread or H5Fopen. So the file is read by a child
+ * process: it runs sp_h5_read() and sends the run (or the error) back through
+ * a pipe (sp_h5_wire.c); the parent decodes it under its own read budget and
+ * re-checks it. A child that dies by a signal or outlasts the timeout (it is
+ * killed) becomes one error message, and the caller - the CLI, the viewer
+ * with its other open runs - carries on.
+ *
+ * Two ways to start the child: fork() without exec, for single-threaded
+ * callers (the CLI), and posix_spawn() of a helper program, for callers with
+ * threads (the viewer spawns itself with --read-helper), since after fork()
+ * in a threaded process only async-signal-safe calls are allowed.
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sp_error.h"
+#include "sp_h5_internal.h"
+#include "sp_h5_wire.h"
+
+extern char **environ;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SP_UNDER_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SP_UNDER_SANITIZER 1
+#endif
+#endif
+
+bool sp_h5_isolation_enabled(void)
+{
+    const char *e = getenv(SP_READ_ISOLATION_ENV);
+    return !(e && strcmp(e, "0") == 0);
+}
+
+double sp_h5_read_timeout(void)
+{
+    const char *e = getenv(SP_READ_TIMEOUT_ENV);
+    char *end;
+    double v = e ? strtod(e, &end) : 0;
+    if (e && end != e && *end == '\0' && v > 0 && v < 1e7)
+        return v;
+    return SP_READ_TIMEOUT_DEFAULT;
+}
+
+/* In the child: no allocation beyond the read limit (plus room for the
+ * library and HDF5's caches), so a bomb that slips past every check ends in
+ * a failed malloc, not in swapping. Not under sanitizers, which reserve
+ * terabytes of address space. */
+static void limit_memory(void)
+{
+#ifndef SP_UNDER_SANITIZER
+    uint64_t lim = sp_h5_read_limit();
+    if (lim < UINT64_MAX / 4) {
+        uint64_t as = 2 * lim + ((uint64_t)2 << 30);
+        struct rlimit rl = {(rlim_t)as, (rlim_t)as};
+        setrlimit(RLIMIT_AS, &rl);
+    }
+#endif
+}
+
+static int child_read(const char *path, int fd)
+{
+    limit_memory();
+    int status = 0;
+    sp_run *run = sp_h5_read(path, &status);
+    int rc = sp__h5_wire_write(fd, run, run ? 0 : (status ? status : SP_EIO),
+                               run ? NULL : sp_last_error());
+    sp_run_free(run);
+    return rc == 0 ? 0 : 1;
+}
+
+int sp_h5_read_helper_main(const char *path)
+{
+    return child_read(path, 1);
+}
+
+static const char *signal_text(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "a segmentation fault";
+    case SIGBUS: return "a bus error";
+    case SIGABRT: return "an abort";
+    case SIGFPE: return "an arithmetic fault";
+    case SIGILL: return "an illegal instruction";
+    default: return "a signal";
+    }
+}
+
+sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *status)
+{
+    int rc = 0, pfd[2] = {-1, -1};
+    pid_t pid = -1;
+    sp_run *run = NULL;
+    double timeout = how && how->timeout_s > 0 ? how->timeout_s : sp_h5_read_timeout();
+    if (!path || !*path) {
+        rc = sp__error(SP_EINVAL, "sp_h5_read: no file name given");
+        goto out;
+    }
+    if (pipe2(pfd, O_CLOEXEC) != 0) {
+        rc = sp__error(SP_EIO, "cannot read '%s': pipe: %s", path, strerror(errno));
+        goto out;
+    }
+    /* A large pipe: a run of millions of calls crosses in fewer, larger
+     * steps (not fatal if refused: the default 64 KiB works too). */
+    (void)fcntl(pfd[0], F_SETPIPE_SZ, 1 << 20);
+    if (how && how->helper_argv) {
+        size_t n = 0;
+        while (how->helper_argv[n])
+            n++;
+        char **argv = calloc(n + 2, sizeof *argv);
+        posix_spawn_file_actions_t fa;
+        if (!argv || posix_spawn_file_actions_init(&fa) != 0) {
+            free(argv);
+            rc = sp__error(SP_ENOMEM, "out of memory");
+            goto out;
+        }
+        memcpy(argv, how->helper_argv, n * sizeof *argv);
+        argv[n] = (char *)path;
+        posix_spawn_file_actions_adddup2(&fa, pfd[1], 1); /* dup2 clears CLOEXEC */
+        int e = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        free(argv);
+        if (e != 0) {
+            pid = -1;
+            rc = sp__error(SP_EIO, "cannot read '%s': cannot start %s: %s", path,
+                           how->helper_argv[0], strerror(e));
+            goto out;
+        }
+    } else {
+        fflush(NULL); /* nothing buffered is written twice */
+        pid = fork();
+        if (pid < 0) {
+            rc = sp__error(SP_EIO, "cannot read '%s': fork: %s", path, strerror(errno));
+            goto out;
+        }
+        if (pid == 0) {
+            close(pfd[0]);
+            _exit(child_read(path, pfd[1]));
+        }
+    }
+    close(pfd[1]);
+    pfd[1] = -1;
+
+    sp__read_budget budget;
+    bool timed_out = false;
+    if ((rc = sp__read_budget_begin(&budget, path, -1)) == 0) {
+        rc = sp__h5_wire_read(pfd[0], how ? how->cancel_fd : -1, path, timeout, &run,
+                              &timed_out);
+        sp__read_budget_end(&budget);
+    }
+    if (timed_out)
+        kill(pid, SIGKILL);
+    /* Closed before waiting: a child still writing (the parent refused the
+     * run early, over the budget) gets EPIPE instead of blocking forever. */
+    close(pfd[0]);
+    pfd[0] = -1;
+    int ws = 0;
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
+    int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    if (timed_out && strstr(sp_last_error(), "was cancelled")) {
+        /* the message stands */
+    } else if (timed_out) {
+        rc = sp__error(SP_EIO,
+                       "'%s': reading took longer than %.0f s and was stopped: the file is "
+                       "damaged or very large (%s=SECONDS allows longer)",
+                       path, timeout, SP_READ_TIMEOUT_ENV);
+    } else if (rc != 0 && sig == SIGKILL) {
+        rc = sp__error(SP_ENOMEM, "'%s': the reading process was killed (out of memory?)",
+                       path);
+    } else if (rc != 0 && sig != 0 && sig != SIGPIPE) {
+        /* Died before it could send the run or its error: HDF5 itself. */
+        rc = sp__error(SP_EFORMAT,
+                       "'%s' is a damaged HDF5 file: reading it crashed the HDF5 library (%s)",
+                       path, signal_text(sig));
+    }
+    if (rc == 0 && !(run->source_path = strdup(path)))
+        rc = sp__error(SP_ENOMEM, "out of memory");
+out:
+    if (pfd[0] >= 0)
+        close(pfd[0]);
+    if (pfd[1] >= 0)
+        close(pfd[1]);
+    if (rc != 0) {
+        sp_run_free(run);
+        run = NULL;
+    }
+    if (status)
+        *status = rc;
+    return run;
+}
