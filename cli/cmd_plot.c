@@ -12,6 +12,7 @@
 #include "export.h"
 #include "plot_args.h"
 #include "plot_charts.h"
+#include "sp_colors.h"
 #include "sp_error.h"
 
 #ifdef SP_HAVE_PLOTS
@@ -299,6 +300,11 @@ int sp__cmd_plot(int argc, char **argv)
         rc = SP_CLI_EXIT_FAILURE;
     }
     char stems[2][256] = {{0}};
+    /* Several files: one colour map over all of them, so a region has the
+     * same colour in every file's charts and in compare / scaling. */
+    sp_color_map *colors = NULL;
+    if (!rc && nfiles > 1)
+        colors = sp_color_map_new((const sp_run *const *)runs, (size_t)nfiles);
     for (int i = 0; !rc && i < nfiles; i++) {
         char stem[256], prefix[300] = "";
         stem_of(argv[optind + i], stem, sizeof stem);
@@ -306,7 +312,8 @@ int sp__cmd_plot(int argc, char **argv)
             snprintf(stems[i], sizeof stems[i], "%s", stem);
         if (nfiles > 1)
             snprintf(prefix, sizeof prefix, "%d-%s-", i + 1, stem);
-        sp__chart_job job = {.run = runs[i], .region = regions[i], .top_n = top_n, .dark = dark};
+        sp__chart_job job = {.run = runs[i], .region = regions[i], .top_n = top_n, .dark = dark,
+                             .colors = colors};
         for (int k = 0; !rc && k < SP__CHART_COUNT; k++) {
             if (!want[k] || k == SP__CHART_COMPARE || k == SP__CHART_SCALING)
                 continue;
@@ -324,13 +331,15 @@ int sp__cmd_plot(int argc, char **argv)
                              .top_n = top_n,
                              .dark = dark,
                              .base_label = stems[0],
-                             .cand_label = stems[1]};
+                             .cand_label = stems[1],
+                             .colors = colors};
         if (write_chart(&po, "", "compare", SP__CHART_COMPARE, &job))
             rc = SP_CLI_EXIT_FAILURE;
     }
     if (!rc && want[SP__CHART_SCALING]) {
         sp__chart_job job = {.run = runs[0], .region = -1, .top_n = top_n, .dark = dark,
-                             .runs = (const sp_run *const *)runs, .nruns = (size_t)nfiles};
+                             .runs = (const sp_run *const *)runs, .nruns = (size_t)nfiles,
+                             .colors = colors};
         if (write_chart(&po, "", "scaling", SP__CHART_SCALING, &job))
             rc = SP_CLI_EXIT_FAILURE;
     }
@@ -338,6 +347,7 @@ int sp__cmd_plot(int argc, char **argv)
         sp__cli_error("%s", sp_last_error());
     if (!rc && show)
         show_files(&po);
+    sp_color_map_free(colors);
     for (size_t i = 0; i < po.nwritten; i++)
         free(po.written[i]);
     free(po.written);

@@ -9,6 +9,7 @@
 #include "export.h"
 #include "plot_args.h"
 #include "report.h"
+#include "sp_colors.h"
 
 static const char report_usage[] =
     "usage: " SP_CLI_NAME " report FILE [CANDIDATE | RUN...] [-o report.html] [OPTIONS]\n\n"
@@ -98,6 +99,7 @@ int sp__cmd_report(int argc, char **argv)
     if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
         return SP_CLI_EXIT_USAGE;
     sp__report r = {.path = argv[optind], .title = title};
+    sp_color_map *report_colors = NULL;
     sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
     int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;
     for (int i = 0; !rc && i < nfiles; i++) {
@@ -114,6 +116,9 @@ int sp__cmd_report(int argc, char **argv)
             r.runs = (const sp_run *const *)runs;
             r.nruns = (size_t)nfiles;
         }
+        /* One colour map over every run of the report (all its charts). */
+        if (nfiles > 1)
+            r.colors = report_colors = sp_color_map_new((const sp_run *const *)runs, (size_t)nfiles);
         if (sp__write_file(out, report_body, run, &r, print_path)) {
             sp__cli_error("%s", *sp_last_error() ? sp_last_error() : "cannot write the report");
             rc = SP_CLI_EXIT_FAILURE;
@@ -122,6 +127,7 @@ int sp__cmd_report(int argc, char **argv)
         }
     }
     (void)cand;
+    sp_color_map_free(report_colors);
     for (int i = 0; runs && i < nfiles; i++)
         sp_run_free(runs[i]);
     free(runs);

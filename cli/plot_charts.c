@@ -203,12 +203,19 @@ static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *jo
     if (job->top_n > 0 && (size_t)job->top_n < n)
         n = (size_t)job->top_n;
     size_t *rows = calloc(n + 1, sizeof *rows);
+    sp_plot_style shared = *st;
+    sp_color_map *own_colors = NULL;
+    if (!shared.colors && job->run && job->cand) {
+        const sp_run *both[2] = {job->run, job->cand};
+        shared.colors = own_colors = sp_color_map_new(both, 2); /* NULL: hash colours */
+    }
     int rc = SP_ENOMEM;
     if (rows) {
         for (size_t i = 0; i < n; i++)
             rows[i] = i; /* model order: by impact */
-        rc = sp_plot_comparison(cr, w, h, cmp, rows, n, job->base_label, job->cand_label, st);
+        rc = sp_plot_comparison(cr, w, h, cmp, rows, n, job->base_label, job->cand_label, &shared);
     }
+    sp_color_map_free(own_colors);
     free(rows);
     sp_compare_free(own);
     return rc;
@@ -220,7 +227,12 @@ static int draw_scaling(cairo_t *cr, double w, double h, const sp__chart_job *jo
     sp_scaling *s = sp_scaling_study(job->runs, job->nruns, NULL);
     if (!s)
         return SP_EINVAL;
-    int rc = sp_plot_scaling(cr, w, h, s, job->top_n > 0 ? (size_t)job->top_n : 8, st);
+    sp_plot_style shared = *st;
+    sp_color_map *own_colors = NULL;
+    if (!shared.colors)
+        shared.colors = own_colors = sp_color_map_new(job->runs, job->nruns);
+    int rc = sp_plot_scaling(cr, w, h, s, job->top_n > 0 ? (size_t)job->top_n : 8, &shared);
+    sp_color_map_free(own_colors);
     sp_scaling_free(s);
     return rc;
 }
@@ -231,6 +243,7 @@ int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__
     sp_plot_style_init(&st);
     st.dark = job->dark;
     st.title = job->title;
+    st.colors = job->colors;
     if (kinds[k].region && job->region < 0)
         return sp_plot_draw_empty(cr, w, h, &st, "No regions with calls in this run");
     switch (k) {

@@ -44,6 +44,10 @@ typedef struct sp__chart_job {
                                      run and cand with the defaults) */
     const sp_run *const *runs;    /* scaling: the study's runs */
     size_t nruns;
+    /* Region colours (borrowed). NULL: one run's charts colour by that run;
+     * compare and scaling charts make one map over the runs they show, so a
+     * region has the same colour in every chart of a document. */
+    const struct sp_color_map *colors;
 } sp__chart_job;
 
 #ifdef SP_HAVE_PLOTS

@@ -21,6 +21,9 @@ typedef struct sp__report {
     const sp_run *const *runs; /* three or more runs: a scaling study (runs[0] = run) */
     size_t nruns;
     const char *title; /* NULL: "scope-profiler report: FILE" */
+    /* One colour map over every run of the report (borrowed), so a region
+     * has one colour in all its charts, comparison and scaling included. */
+    const struct sp_color_map *colors;
     int chart_seq;     /* numbering of inline SVGs (unique ids) */
 } sp__report;
 

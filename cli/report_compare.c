@@ -95,7 +95,8 @@ int sp__report_compare(sp__report *r, FILE *f)
     } else {
         fputs("<p class=\"note\">No regions to compare.</p>\n", f);
     }
-    sp__chart_job job = {.run = r->run,
+    sp__chart_job job = {.colors = r->colors,
+                         .run = r->run,
                          .cand = r->cand,
                          .cmp = cmp,
                          .region = -1,

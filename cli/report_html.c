@@ -136,7 +136,7 @@ static int charts(sp__report *r, FILE *f)
         return SP_ENOMEM;
     bool enough = false;
     int32_t region = imbalance_region(run, fg), hot = durations_region(run, fg, &enough);
-    sp__chart_job job = {.run = run, .region = region};
+    sp__chart_job job = {.run = run, .region = region, .colors = r->colors};
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
     /* Tall enough for every lane of every rank; if a run has more lanes
      * than that, say which are left out and how to see them. */

@@ -66,7 +66,8 @@ int sp__report_scaling(sp__report *r, FILE *f)
         }
     }
     fputs("</tbody></table>\n", f);
-    sp__chart_job job = {.run = r->run, .region = -1, .runs = r->runs, .nruns = r->nruns};
+    sp__chart_job job = {.run = r->run, .region = -1, .runs = r->runs, .nruns = r->nruns,
+                         .colors = r->colors};
     int rc = sp__report_chart(r, f, SP__CHART_SCALING, &job, 1200, 560);
     fputs("</section>\n", f);
     sp_scaling_free(s);

@@ -188,7 +188,7 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     for (size_t i = 0; i < shown; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
         double cy = r.y + (i + 0.5) * row_h;
-        sp__set_color(cr, sp_plot_region_color(e->name, c.style.dark));
+        sp__set_color(cr, sp_plot_color_in(c.style.colors, e->name, c.style.dark));
         cairo_rectangle(cr, pad, cy - sw / 2, sw, sw);
         cairo_fill(cr);
         sp__text_draw(&c, SP__FONT_BODY, e->name, pad + sw + 6 * c.s, cy, 0, 0.5,

@@ -128,7 +128,7 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
             snprintf(labels[g], sizeof labels[g], "%s (stops at %g)", r->name, s->p[r->stop_at]);
         else
             snprintf(labels[g], sizeof labels[g], "%s", r->name);
-        items[ni++] = (sp__legend_item){labels[g], sp_plot_region_color(r->name, c.style.dark), false};
+        items[ni++] = (sp__legend_item){labels[g], sp_plot_color_in(c.style.colors, r->name, c.style.dark), false};
     }
     items[ni++] = (sp__legend_item){"ideal", c.th.muted, true};
     y += sp__legend(&c, items, ni, w - pad, y, w - 2 * pad, true) + 8 * c.s;
@@ -185,7 +185,7 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
             sp[j] = r->pt[j].speedup;
             ef[j] = r->pt[j].efficiency;
         }
-        sp_rgba col = sp_plot_region_color(r->name, c.style.dark);
+        sp_rgba col = sp_plot_color_in(c.style.colors, r->name, c.style.dark);
         draw_series(&c, s, &pl, sp, col, 2 * c.s, false, true);
         draw_series(&c, s, &pr, ef, col, 2 * c.s, false, true);
     }
