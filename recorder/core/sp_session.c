@@ -96,6 +96,11 @@ int sp_setup(const sp_options *o)
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
         return rc;
+    /* The serial library started by an MPI launcher: one file per rank. */
+    if ((rc = sp__mpi_serial_place(cfg.file_output ? &cfg.file_path : NULL)) != 0) {
+        free(cfg.file_path);
+        return rc;
+    }
     /* MPI (sp_mpi.h; a no-op in the serial library): notice MPI, measure
      * this rank's clock offset (collective), MPI call regions. */
     if ((rc = sp__mpi_setup(o, cfg.kind != SP_REGION_DISABLED)) != 0) {
@@ -364,6 +369,10 @@ int sp_finalize(bool verbose, sp_run **results)
     if (verbose) {
         print_warnings(&bal, unbalanced);
         sp__modes_print_warnings(stdout); /* throttling, fallbacks, lost samples */
+        int mrank;
+        const char *misuse = sp__mpi_misuse_note(&mrank);
+        if (misuse && mrank == 0) /* announced once, by rank 0 */
+            printf("scope-profiler: warning: %s\n", misuse);
         if (wrc)
             printf("scope-profiler: warning: %s\n", werr);
     }
