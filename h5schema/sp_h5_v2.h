@@ -230,9 +230,19 @@ typedef struct sp_v2_mpi_clock {
     int64_t finalize_ns, finalize_err_ns;
 } sp_v2_mpi_clock;
 
-/* An unpredictable temporary name next to path: "<path>.tmp.<16 random
- * hex digits>" (malloc'ed, or NULL; nothing is created). */
+/* An unpredictable temporary name next to path: "<path>.tmp.<pid>-<8 hex
+ * digits of the host name's hash>.<16 random hex digits>" (malloc'ed, or
+ * NULL; nothing is created). */
 char *sp_v2_tmp_name(const char *path);
+
+/* Remove the temporaries of PATH that a process on this host left when it
+ * died (PATH.tmp.<pid>-<host>.<random>, that pid gone; regular files of
+ * this user only, links never followed; parts never touched). Returns how
+ * many were removed; errors are ignored (a cleanup, never a failure). */
+int sp_v2_remove_stale_tmps(const char *path);
+
+/* An 8-hex-digit hash of this host's name (in temporary names). */
+unsigned sp_v2_host_hash(void);
 
 /* Create the finished file at tmp, exclusively (it must not exist; never
  * through a link), with its root: attributes (complete = 1), /metadata. */

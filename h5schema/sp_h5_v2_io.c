@@ -381,9 +381,12 @@ char *sp_v2_tmp_name(const char *path)
         r ^= (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)getpid() << 32 ^
              (uint64_t)(uintptr_t)&r;
     }
-    size_t n = strlen(path) + 32;
+    /* pid and host first: a later finalize of the same PATH removes the
+     * temporary if its process died (sp_h5_v2_stale.c). */
+    size_t n = strlen(path) + 64;
     char *s = malloc(n);
     if (s)
-        snprintf(s, n, "%s.tmp.%016llx", path, (unsigned long long)r);
+        snprintf(s, n, "%s.tmp.%ld-%08x.%016llx", path, (long)getpid(), sp_v2_host_hash(),
+                 (unsigned long long)r);
     return s;
 }

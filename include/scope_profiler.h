@@ -325,6 +325,26 @@ typedef struct sp_run_region sp_run_region; /* one region's statistics in a run 
  * even be created at sp_setup, the calls are handed back from memory) or
  * when writing failed while recording (the file holds the calls written
  * before); SP_ESTATE in a fork() child; SP_ENOMEM.
+ *
+ * Threads that race it (OpenMP pools, I/O threads) are safe, never a crash
+ * or a corrupted heap, whatever they do: a call begun before sp_finalize()
+ * is recorded (closed at finalize if still open); a call begun while it
+ * collects the session is not recorded and is counted as dropped (in the
+ * file, the warning and sp_region_dropped_calls()), up to the moment it
+ * takes the counts, before the file is written; a thread started meanwhile
+ * records nothing; after it returns, calls record nothing until the next
+ * sp_setup(), which threads still running may race too (their first call
+ * of the new session starts their state over). One event of a thread
+ * preempted inside sp_region_begin/end across the whole of finalize may be
+ * lost (its own chunk, nobody else's). Tested: tests/recorder/
+ * test_race_finalize.c, also under ThreadSanitizer.
+ *
+ * The serial library started by an MPI launcher with several processes
+ * (Open MPI, MPICH/Hydra, PMIx, Slurm srun) writes one file per rank,
+ * <name>.rank<N>.h5, each with the metadata key `mpi_misuse` saying why
+ * (verbose: rank 0 prints it once); libscope_profiler_mpi writes one file.
+ * Temporaries of file_path left by a run killed during finalize (its
+ * process gone) are removed; the parts of a killed streamed run are kept.
  */
 int sp_finalize(bool verbose, sp_run **results);
 

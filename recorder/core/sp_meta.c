@@ -18,6 +18,7 @@
 #endif
 
 #include "sp_error.h"
+#include "sp_mpi.h"
 #include "sp_recorder.h"
 
 extern char **environ;
@@ -48,6 +49,7 @@ static const char *const reserved[] = {
     "scope_profiler_version", "compiler", "cpu_model", "total_cores", "clock_source",
     "num_threads", "omp_num_threads", "mpi_size", "pid", "platform",
     "mpi_writer", /* set under MPI (sp_mpi_session.c) */
+    "mpi_misuse", /* the serial library under mpirun (sp_mpi_launcher.c) */
 };
 static const char *const reserved_prefix[] = {"slurm_", "clock_"};
 
@@ -223,6 +225,9 @@ static int fill(sp_run *run, size_t num_threads, bool at_setup)
     if (fill_slurm(m) != 0)
         return SP_ENOMEM;
     SET(m, "mpi_size", "1");
+    const char *misuse = sp__mpi_misuse_note(NULL);
+    if (misuse)
+        SET(m, "mpi_misuse", misuse);
     snprintf(buf, sizeof buf, "%ld", (long)getpid());
     SET(m, "pid", buf);
     SET(&run->ranks[0].meta, "pid", buf);

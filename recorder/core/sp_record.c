@@ -13,12 +13,25 @@ static void disabled_end(sp_region *r) { (void)r; }
 
 static const sp__ops_t ops_disabled = {disabled_begin, disabled_end};
 
+/* While sp_finalize() collects the session: a call that begins now is not
+ * recorded but counted as dropped (it reaches the file and the warning if
+ * finalize has not counted yet, sp_session.c). */
+static void closing_begin(sp_region *r)
+{
+    if (r->code > 0)
+        __atomic_fetch_add(&r->dropped, 1, __ATOMIC_RELAXED);
+}
+const sp__ops_t sp__ops_closing = {closing_begin, disabled_end};
+
 sp__ops_t sp__ops = {disabled_begin, disabled_end};
 int sp__recording; /* declared in scope_profiler.h for the macros */
 
+/* Threads read the table while another switches it: each pointer is one
+ * atomic word (a plain load on x86-64, as before). */
 void sp__set_ops(const sp__ops_t *ops)
 {
-    sp__ops = *ops;
+    __atomic_store_n(&sp__ops.begin, ops->begin, __ATOMIC_RELEASE);
+    __atomic_store_n(&sp__ops.end, ops->end, __ATOMIC_RELEASE);
     __atomic_store_n(&sp__recording, ops->begin != disabled_begin, __ATOMIC_RELAXED);
 }
 
@@ -38,5 +51,5 @@ const sp__ops_t *sp__ops_for(sp_region_kind kind, sp__clock_source clock)
 }
 
 /* The exported entry points: one indirect jump each. */
-void sp_region_begin(sp_region *r) { sp__ops.begin(r); }
-void sp_region_end(sp_region *r) { sp__ops.end(r); }
+void sp_region_begin(sp_region *r) { __atomic_load_n(&sp__ops.begin, __ATOMIC_RELAXED)(r); }
+void sp_region_end(sp_region *r) { __atomic_load_n(&sp__ops.end, __ATOMIC_RELAXED)(r); }

@@ -69,7 +69,8 @@ typedef struct sp__tstate {
     /* Cold: the owner's slow path. */
     struct sp__chunk *chunk; /* current chunk (NULL before the first event) */
     struct sp__chunk *first; /* the session's first chunk (atomic: the writer starts there) */
-    unsigned gen;            /* session the state belongs to */
+    unsigned gen;            /* session the state belongs to (atomic: written by
+                                the owner, read by the writer) */
     bool dropping;           /* no chunk could be had: new calls are dropped */
     uint32_t drop_depth;     /* dropped calls still open */
     uint64_t lost_ends;      /* ends of recorded calls that found no room */
@@ -88,9 +89,15 @@ typedef struct sp__tstate {
 extern __thread sp__tstate *sp__tls __attribute__((tls_model("initial-exec")));
 extern sp__tstate sp__dummy_tstate;
 
-/* The session generation (bumped by every sp_setup and sp_finalize): a
- * thread state of an older generation starts over in its slow path. */
+/* The session generation (atomic): odd while a session records (set by
+ * sp_setup), even from the moment sp_finalize (or a new sp_setup) starts
+ * ending it. A thread state of an older generation starts over in its
+ * owner's slow path; nobody else touches a live thread's chunk. */
 extern unsigned sp__session_gen;
+/* Make the generation even (recording closed; sp__lock held) / a new odd
+ * one (a new session; sp__lock held, writer stopped, threads reset). */
+void sp__session_close_gen(void);
+void sp__session_open_gen(void);
 
 /* Register the calling thread (slow path; takes sp__lock). NULL on ENOMEM. */
 sp__tstate *sp__thread_register(void);
@@ -117,6 +124,8 @@ typedef struct sp__ops {
 } sp__ops_t;
 
 extern sp__ops_t sp__ops;
+/* The table while sp_finalize() collects: begins counted as dropped. */
+extern const sp__ops_t sp__ops_closing;
 
 /* Switch the recording table (and the macros' sp__recording flag). */
 void sp__set_ops(const sp__ops_t *ops);

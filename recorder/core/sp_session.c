@@ -96,6 +96,11 @@ int sp_setup(const sp_options *o)
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
         return rc;
+    /* The serial library started by an MPI launcher: one file per rank. */
+    if ((rc = sp__mpi_serial_place(cfg.file_output ? &cfg.file_path : NULL)) != 0) {
+        free(cfg.file_path);
+        return rc;
+    }
     /* MPI (sp_mpi.h; a no-op in the serial library): notice MPI, measure
      * this rank's clock offset (collective), MPI call regions. */
     if ((rc = sp__mpi_setup(o, cfg.kind != SP_REGION_DISABLED)) != 0) {
@@ -120,6 +125,7 @@ int sp_setup(const sp_options *o)
     pthread_mutex_lock(&sp__lock);
     bool was_active = sp__sess.active, forked = sp__sess.forked;
     sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    sp__session_close_gen(); /* no thread starts a chunk of the old session */
     pthread_mutex_unlock(&sp__lock);
     if (was_active && !forked)
         sp__writer_discard();
@@ -144,8 +150,8 @@ int sp_setup(const sp_options *o)
     sp__sess.compress = cfg.compress;
     iso_now(sp__sess.timestamp, sizeof sp__sess.timestamp);
     sp__clock_calib_start(&sp__sess.calib, cfg.clock);
-    __atomic_add_fetch(&sp__session_gen, 1, __ATOMIC_RELEASE);
     sp__pool_configure(cfg.memory_limit / SP__CHUNK_BYTES, cfg.when_full == SP_FULL_BLOCK);
+    sp__session_open_gen(); /* threads may start chunks (ops still off) */
     sp__writer_setup ws = {.clock = cfg.clock, .p0 = sp__sess.calib.p0,
                            .flush_interval_ns = cfg.flush_interval_ns,
                            .compress = (sp_v2_compress)cfg.compress, .nranks = 1,
@@ -272,14 +278,20 @@ int sp_finalize(bool verbose, sp_run **results)
                                     "that called sp_setup: its session and file belong to the "
                                     "parent (call sp_setup in the child for a file of its own)");
     }
-    /* Stop recording, close the clock calibration. */
+    bool recording = sp__sess.kind != SP_REGION_DISABLED;
+    /* Stop recording, close the clock calibration. Threads that race this
+     * (see the policy at sp_finalize in scope_profiler.h): a new call is
+     * counted as dropped until the counts are taken below; no thread
+     * starts a chunk any more (even generation); a thread inside
+     * sp_region_begin/end keeps writing into its own chunk only. */
     sp__clock_source src = sp__sess.calib.source;
-    sp__set_ops(sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    sp__set_ops(recording ? &sp__ops_closing : sp__ops_for(SP_REGION_DISABLED, SP__CLOCK_MONOTONIC));
+    sp__session_close_gen();
     sp__modes_stop(); /* samplers off, LIKWID closed (sp_mode_table.c) */
     int64_t close_ticks = sp__clock_ticks(src);
     sp__sess.calib.p1 = sp__clock_sample(src);
     sp__clock_calib calib = sp__sess.calib;
-    bool file_output = sp__sess.file_output, recording = sp__sess.kind != SP_REGION_DISABLED;
+    bool file_output = sp__sess.file_output;
     size_t buffer_limit = sp__sess.buffer_limit;
     char *path = file_output ? sp__sess.file_path : NULL;
     sp__sess.file_path = NULL;
@@ -296,6 +308,8 @@ int sp_finalize(bool verbose, sp_run **results)
     bool mpi = sp__mpi_session();
     sp__stream_lock();
     bool want = verbose || results;
+    if (recording)
+        sp__stream_recount_drops(&bal); /* calls begun while closing */
     if (recording && (rc = collect_skeleton(&run)) == 0) {
         sp_v2_clock_map m;
         sp__stream_clock_map(&calib, &m);
@@ -355,6 +369,10 @@ int sp_finalize(bool verbose, sp_run **results)
     if (verbose) {
         print_warnings(&bal, unbalanced);
         sp__modes_print_warnings(stdout); /* throttling, fallbacks, lost samples */
+        int mrank;
+        const char *misuse = sp__mpi_misuse_note(&mrank);
+        if (misuse && mrank == 0) /* announced once, by rank 0 */
+            printf("scope-profiler: warning: %s\n", misuse);
         if (wrc)
             printf("scope-profiler: warning: %s\n", werr);
     }

@@ -39,12 +39,25 @@ static void make_exit_key(void)
     exit_key_ok = pthread_key_create(&exit_key, on_thread_exit) == 0;
 }
 
+void sp__session_close_gen(void)
+{
+    unsigned g = __atomic_load_n(&sp__session_gen, __ATOMIC_RELAXED);
+    if (g & 1)
+        __atomic_store_n(&sp__session_gen, g + 1, __ATOMIC_SEQ_CST);
+}
+
+void sp__session_open_gen(void)
+{
+    unsigned g = __atomic_load_n(&sp__session_gen, __ATOMIC_RELAXED);
+    __atomic_store_n(&sp__session_gen, (g | 1) + 2, __ATOMIC_SEQ_CST);
+}
+
 sp__tstate *sp__thread_register(void)
 {
     sp__tstate *ts = calloc(1, sizeof *ts);
     if (!ts)
         return NULL;
-    ts->gen = __atomic_load_n(&sp__session_gen, __ATOMIC_ACQUIRE);
+    /* gen 0 (never a session's): the first event starts the state over. */
     ts->os_tid = gettid();
     if (ts->os_tid == getpid())
         strcpy(ts->name, "main");
@@ -68,34 +81,26 @@ sp__tstate *sp__thread_register(void)
 
 sp__tstate *sp__threads_first(void) { return __atomic_load_n(&first, __ATOMIC_ACQUIRE); }
 
-static void clear_state(sp__tstate *ts)
-{
-    /* Recording goes to the slow path, which starts the thread over in the
-     * next session; the chunk it held goes back to the pool. t and code
-     * keep pointing into pool memory (never unmapped) for a thread that
-     * races the reset. */
-    ts->cap = 0;
-    __atomic_store_n(&ts->n, 0, __ATOMIC_RELEASE);
-    if (ts->chunk)
-        sp__pool_put(ts->chunk);
-    ts->chunk = NULL;
-    __atomic_store_n(&ts->first, NULL, __ATOMIC_RELEASE);
-    ts->dropping = false;
-    ts->drop_depth = 0;
-    ts->lost_ends = 0;
-}
-
 void sp__threads_reset(void)
 {
+    /* A live thread may be inside sp_region_begin/end right now (it loaded
+     * the recording table before finalize switched it): its state and its
+     * current chunk stay its own. Only its hot path limit drops to 0, so
+     * its next event goes to the slow path, which sees the new generation
+     * and starts the state over, giving the chunk back itself (the pool
+     * stopped counting it, sp_chunk_pool.c). An exited thread's state is
+     * freed with its chunk. */
     sp__tstate **link = &first;
     last = NULL;
     while (*link) {
         sp__tstate *ts = *link;
-        clear_state(ts);
         if (__atomic_load_n(&ts->exited, __ATOMIC_ACQUIRE)) {
+            if (ts->chunk)
+                sp__pool_put(ts->chunk);
             *link = ts->next;
             free(ts);
         } else {
+            __atomic_store_n(&ts->cap, 0, __ATOMIC_SEQ_CST);
             last = ts;
             link = &ts->next;
         }

@@ -34,6 +34,14 @@
  * recording: false for a session that records nothing (no MPI work at all).
  * Returns 0, SP_EINVAL (bad environment value), SP_EIO (an MPI call failed).
  */
+/* The serial library under an MPI launcher with several processes
+ * (sp_mpi_launcher.c): *file_path (malloc'ed; may be NULL) becomes this
+ * rank's own name.rank<N>.h5, and sp__mpi_misuse_note() says why (NULL
+ * otherwise, and always in the MPI library; *rank: this process's rank).
+ * 0 or SP_ENOMEM. */
+int sp__mpi_serial_place(char **file_path);
+const char *sp__mpi_misuse_note(int *rank);
+
 int sp__mpi_setup(const sp_options *o, bool recording);
 
 /* Whether the session being finalized ends under MPI: MPI was initialised at

@@ -132,6 +132,7 @@ int sp__mpi_finalize_stream(sp_run **run, const char *path, const char *part_pat
     /* One unpredictable temporary name for all (rank 0's). */
     char tmp[4200] = "";
     if (me == 0) {
+        sp_v2_remove_stale_tmps(path); /* left by an earlier run killed here */
         char *t = sp_v2_tmp_name(path);
         if (t && strlen(t) < sizeof tmp)
             strcpy(tmp, t);

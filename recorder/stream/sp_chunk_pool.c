@@ -29,6 +29,7 @@ static size_t in_use, created, max_chunks;
 static bool may_block;
 static int waiters;
 static long fail_after = -1; /* tests: requests that still succeed */
+static unsigned epoch;      /* bumped by every session: see sp__pool_configure */
 
 void (*sp__pool_wake)(void);
 
@@ -44,6 +45,8 @@ void sp__pool_configure(size_t max, bool block)
     pthread_mutex_lock(&lock);
     max_chunks = max;
     may_block = block;
+    epoch++;
+    in_use = 0;
     pthread_cond_broadcast(&freed); /* waiters re-check under the new limit */
     pthread_mutex_unlock(&lock);
 }
@@ -85,10 +88,10 @@ sp__chunk *sp__pool_get(bool block)
     while (limit_reached()) {
         /* The writer gives chunks back as it writes them; without a writer
          * (or under the drop policy) nobody would. */
-        if (!block || !may_block || !sp__pool_wake)
+        void (*wake)(void) = __atomic_load_n(&sp__pool_wake, __ATOMIC_ACQUIRE);
+        if (!block || !may_block || !wake)
             goto done;
         waiters++;
-        void (*wake)(void) = sp__pool_wake;
         pthread_mutex_unlock(&lock);
         wake();
         pthread_mutex_lock(&lock);
@@ -109,13 +112,14 @@ sp__chunk *sp__pool_get(bool block)
     free_list = c->pool_next;
     c->next = NULL;
     c->final_n = 0;
+    c->epoch = epoch;
     __atomic_store_n(&c->full, 0, __ATOMIC_RELAXED);
     in_use++;
     if (fail_after > 0)
         fail_after--;
     /* Past half the limit: ask the writer not to wait for its next poll. */
     bool low = max_chunks && 2 * in_use > max_chunks;
-    void (*wake)(void) = sp__pool_wake;
+    void (*wake)(void) = __atomic_load_n(&sp__pool_wake, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&lock);
     if (low && wake)
         wake();
@@ -132,7 +136,7 @@ void sp__pool_put(sp__chunk *c)
     pthread_mutex_lock(&lock);
     c->pool_next = free_list;
     free_list = c;
-    if (in_use)
+    if (c->epoch == epoch && in_use)
         in_use--;
     if (waiters)
         pthread_cond_broadcast(&freed);

@@ -56,6 +56,7 @@ typedef struct sp__chunk {
     int64_t *t;             /* SP__CHUNK_EVENTS ticks */
     int32_t *code;          /* SP__CHUNK_EVENTS codes */
     struct sp__chunk *pool_next; /* free list link */
+    unsigned epoch;         /* the pool's epoch when handed out (pool lock) */
 } sp__chunk;
 _Static_assert(sizeof(sp__chunk) <= SP__CHUNK_HEADER, "chunk header fits");
 
@@ -64,7 +65,9 @@ _Static_assert(sizeof(sp__chunk) <= SP__CHUNK_HEADER, "chunk header fits");
 typedef enum sp__full_policy { SP__FULL_BLOCK, SP__FULL_DROP } sp__full_policy;
 
 /* Session settings of the pool: chunks in use at most (0: no limit), and
- * whether a thread may wait for the writer. */
+ * whether a thread may wait for the writer. A new epoch: chunks handed out
+ * before (still held by live threads of an earlier session, which give
+ * them back on their next event) no longer count as in use. */
 void sp__pool_configure(size_t max_chunks, bool may_block);
 
 /* A chunk for the calling thread, or NULL: the limit is reached and the
@@ -155,6 +158,11 @@ void sp__writer_discard(void);
 
 /* Consume every published event now (queries; the caller holds nothing). */
 void sp__stream_drain(void);
+
+/* Count again the calls dropped so far (those begun while finalize was
+ * collecting) into the session's rows and bal (consumer lock held, after
+ * sp__writer_stop). */
+void sp__stream_recount_drops(sp__balance *bal);
 
 /* The consumer lock, for finalize reading what the stopped writer left. */
 void sp__stream_lock(void);

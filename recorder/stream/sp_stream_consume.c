@@ -254,6 +254,10 @@ static void consume_thread(sp__tstate *ts, bool partial)
     while (!ct->retired) {
         sp__chunk *c = ct->rchunk;
         if (!c) {
+            /* A state its owner has not yet started over for this session
+             * (its chunk holds an earlier session's events): nothing yet. */
+            if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != sp__cons.gen)
+                return;
             if (!(c = __atomic_load_n(&ts->first, __ATOMIC_ACQUIRE)))
                 return;
             ct->rchunk = c;
@@ -370,7 +374,7 @@ static void free_cthread(sp__tstate *ts)
 
 void sp__cons_reset(void)
 {
-    for (sp__tstate *ts = sp__threads_first(); ts; ts = ts->next)
+    for (sp__tstate *ts = sp__threads_first(); ts; ts = __atomic_load_n(&ts->next, __ATOMIC_ACQUIRE))
         free_cthread(ts);
     for (uint32_t i = 0; i < sp__cons.nrows; i++)
         free(sp__cons.row_name[i]);

@@ -15,6 +15,7 @@
 typedef struct sp__consumer {
     pthread_mutex_t lock;
     bool active;               /* a session's events are being consumed */
+    unsigned gen;              /* the session's generation: threads of others are skipped */
 
     /* Region rows (the file's per-rank region table), in first-use order. */
     int32_t *row_of_id;        /* registry id -> row + 1 (0: none yet) */

@@ -97,6 +97,7 @@ int sp__stream_replay_into(sp_run *skel, const sp_v2_clock_map *m, const sp_v2_e
 int sp__stream_write_file(const sp_run *skel, const char *path, const char *part_path,
                           const sp_v2_events *extra, const sp__clock_calib *calib)
 {
+    sp_v2_remove_stale_tmps(path); /* left by an earlier run killed here */
     char *tmp = sp_v2_tmp_name(path);
     if (!tmp)
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);

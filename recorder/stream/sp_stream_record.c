@@ -19,22 +19,30 @@
 /* ---- the slow path ---- */
 
 /* The thread's state for the running session (registering the thread on
- * its first event); NULL when it cannot record. */
+ * its first event); NULL when it cannot record: no session records (none
+ * was set up, or finalize is collecting it), or out of memory. */
 static sp__tstate *session_state(void)
 {
+    unsigned gen = __atomic_load_n(&sp__session_gen, __ATOMIC_SEQ_CST);
+    if (!(gen & 1))
+        return NULL;
     sp__tstate *ts = sp__tls;
     if (ts == &sp__dummy_tstate && !(ts = sp__thread_register()))
         return NULL;
-    unsigned gen = __atomic_load_n(&sp__session_gen, __ATOMIC_ACQUIRE);
-    if (ts->gen != gen) {
-        /* A state of an earlier session (its chunk went back at the reset). */
-        ts->gen = gen;
+    if (__atomic_load_n(&ts->gen, __ATOMIC_RELAXED) != gen) {
+        /* A state of an earlier session: the chunk it still holds is its
+         * own (sp__threads_reset leaves it), back to the pool; then the
+         * writer may read the state again (it skips other generations). */
+        if (ts->chunk)
+            sp__pool_put(ts->chunk);
         ts->chunk = NULL;
         __atomic_store_n(&ts->first, NULL, __ATOMIC_RELEASE);
-        ts->cap = 0;
+        __atomic_store_n(&ts->cap, 0, __ATOMIC_RELAXED);
         __atomic_store_n(&ts->n, 0, __ATOMIC_RELEASE);
         ts->dropping = false;
         ts->drop_depth = 0;
+        ts->lost_ends = 0;
+        __atomic_store_n(&ts->gen, gen, __ATOMIC_RELEASE);
     }
     return ts;
 }
@@ -50,12 +58,19 @@ static void switch_chunk(sp__tstate *ts, sp__chunk *c)
     }
     ts->t = c->t;
     ts->code = c->code;
-    ts->cap = SP__CHUNK_EVENTS - SP__CHUNK_RESERVE;
     ts->chunk = c;
     __atomic_store_n(&ts->n, 0, __ATOMIC_RELEASE);
     if (!old) /* the writer starts reading the thread here */
         __atomic_store_n(&ts->first, c, __ATOMIC_RELEASE);
     ts->dropping = false;
+    __atomic_store_n(&ts->cap, SP__CHUNK_EVENTS - SP__CHUNK_RESERVE, __ATOMIC_SEQ_CST);
+    /* Finalize may have closed the session since session_state() (it
+     * makes the generation even, then sets every cap to 0): if so, the
+     * next event must come back here and start over (both sides seq_cst:
+     * either its cap = 0 lands after ours, or we see its generation). */
+    if (__atomic_load_n(&sp__session_gen, __ATOMIC_SEQ_CST) !=
+        __atomic_load_n(&ts->gen, __ATOMIC_RELAXED))
+        __atomic_store_n(&ts->cap, 0, __ATOMIC_RELAXED);
 }
 
 static sp__tstate *slot(sp__tstate *ts, int32_t code, uint32_t *k)
@@ -75,7 +90,7 @@ static sp__tstate *drop_path(sp__tstate *ts, sp_region *r, bool end, uint32_t *k
 {
     if (!end) {
         /* Try again now and then: the writer may have caught up. */
-        if (ts->drop_depth == 0 && ts->chunk && (r->dropped & 63) == 0) {
+        if (ts->drop_depth == 0 && ts->chunk && (__atomic_load_n(&r->dropped, __ATOMIC_RELAXED) & 63) == 0) {
             sp__chunk *c = sp__pool_get(false);
             if (c) {
                 switch_chunk(ts, c);
@@ -83,7 +98,7 @@ static sp__tstate *drop_path(sp__tstate *ts, sp_region *r, bool end, uint32_t *k
             }
         }
         ts->dropping = true;
-        ts->cap = 0;
+        __atomic_store_n(&ts->cap, 0, __ATOMIC_RELAXED);
         ts->drop_depth++;
         count_drop(r);
         return NULL;
@@ -110,7 +125,7 @@ sp__tstate *sp__stream_room(sp_region *r, bool end, uint32_t *k)
     }
     if (ts->dropping)
         return drop_path(ts, r, end, k);
-    if (ts->chunk && ts->n < ts->cap) /* a state reset by another path */
+    if (ts->chunk && ts->n < __atomic_load_n(&ts->cap, __ATOMIC_RELAXED)) /* reset elsewhere */
         return slot(ts, end ? -r->code : r->code, k);
     /* The chunk is full (or there is none yet): a fresh one, waiting for
      * the writer when the policy says so. */
@@ -128,7 +143,7 @@ sp__tstate *sp__stream_room(sp_region *r, bool end, uint32_t *k)
     {                                                                          \
         sp__tstate *ts = sp__tls;                                              \
         uint32_t n = ts->n;                                                    \
-        if (SP__LIKELY(n < ts->cap)) {                                         \
+        if (SP__LIKELY(n < __atomic_load_n(&ts->cap, __ATOMIC_RELAXED))) {                                         \
             ts->code[n] = r->code;                                             \
             ts->t[n] = NOW();                                                  \
             __atomic_store_n(&ts->n, n + 1, __ATOMIC_RELEASE);                 \
@@ -145,7 +160,7 @@ sp__tstate *sp__stream_room(sp_region *r, bool end, uint32_t *k)
         int64_t t = NOW();                                                     \
         sp__tstate *ts = sp__tls;                                              \
         uint32_t n = ts->n;                                                    \
-        if (SP__LIKELY(n < ts->cap)) {                                         \
+        if (SP__LIKELY(n < __atomic_load_n(&ts->cap, __ATOMIC_RELAXED))) {                                         \
             ts->code[n] = -r->code;                                            \
             ts->t[n] = t;                                                      \
             __atomic_store_n(&ts->n, n + 1, __ATOMIC_RELEASE);                 \

@@ -36,6 +36,18 @@ static int64_t flush_every_ns; /* half the flush interval */
 
 static int64_t mono_ns(void) { return sp__mono_ns(); }
 
+/* The condition lives as long as the process: a recording thread may
+ * still call wake() (loaded from sp__pool_wake) after the writer stopped. */
+static pthread_once_t wake_cond_once = PTHREAD_ONCE_INIT;
+static void init_wake_cond(void)
+{
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&wake_cond, &ca);
+    pthread_condattr_destroy(&ca);
+}
+
 static void wake(void)
 {
     pthread_mutex_lock(&wake_lock);
@@ -155,6 +167,7 @@ int sp__writer_start(const sp__writer_setup *s)
     pthread_mutex_lock(&sp__cons.lock);
     sp__cons_reset();
     sp__cons.active = true;
+    sp__cons.gen = __atomic_load_n(&sp__session_gen, __ATOMIC_ACQUIRE);
     sp__cons.clock = s->clock;
     sp__cons.memory = !s->path;
     sp__cons.compress = sp_v2_compress_resolve(s->compress);
@@ -184,12 +197,10 @@ int sp__writer_start(const sp__writer_setup *s)
         }
     }
     flush_every_ns = s->flush_interval_ns / 2 > 0 ? s->flush_interval_ns / 2 : 1;
-    pthread_condattr_t ca;
-    pthread_condattr_init(&ca);
-    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-    pthread_cond_init(&wake_cond, &ca);
-    pthread_condattr_destroy(&ca);
+    pthread_once(&wake_cond_once, init_wake_cond);
+    pthread_mutex_lock(&wake_lock);
     wake_req = stop_req = false;
+    pthread_mutex_unlock(&wake_lock);
     /* Block every signal in the new thread (it inherits this mask). */
     sigset_t all, old;
     sigfillset(&all);
@@ -201,7 +212,7 @@ int sp__writer_start(const sp__writer_setup *s)
         goto done;
     }
     running = true;
-    sp__pool_wake = wake;
+    __atomic_store_n(&sp__pool_wake, wake, __ATOMIC_RELEASE);
 done:
     pthread_mutex_unlock(&sp__cons.lock);
     if (rc == SP_ENOMEM)
@@ -213,14 +224,13 @@ static void join_writer(void)
 {
     if (!running)
         return;
-    sp__pool_wake = NULL;
+    __atomic_store_n(&sp__pool_wake, NULL, __ATOMIC_RELEASE);
     pthread_mutex_lock(&wake_lock);
     stop_req = true;
     pthread_cond_signal(&wake_cond);
     pthread_mutex_unlock(&wake_lock);
     pthread_join(writer, NULL);
     running = false;
-    pthread_cond_destroy(&wake_cond);
 }
 
 void sp__writer_stop(int64_t close_ticks, const sp__clock_calib *calib, sp__balance *bal)
@@ -259,6 +269,13 @@ void sp__writer_discard(void)
     pthread_mutex_unlock(&sp__cons.lock);
 }
 
+void sp__stream_recount_drops(sp__balance *bal)
+{
+    sp__cons_collect_drops();
+    bal->dropped = sp__cons.bal.dropped;
+    memcpy(bal->dropped_names, sp__cons.bal.dropped_names, sizeof bal->dropped_names);
+}
+
 void sp__stream_lock(void) { pthread_mutex_lock(&sp__cons.lock); }
 void sp__stream_unlock(void) { pthread_mutex_unlock(&sp__cons.lock); }
 
@@ -271,7 +288,7 @@ void sp__stream_fork_child(void)
      * are the parent's: never close, flush or remove them from the child.
      * Their HDF5 handles are leaked on purpose. */
     running = false;
-    sp__pool_wake = NULL;
+    __atomic_store_n(&sp__pool_wake, NULL, __ATOMIC_RELEASE);
     sp__cons.part = NULL;
     sp__cons.active = false;
     sp__cons.main_created = false;
