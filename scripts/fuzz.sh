@@ -34,8 +34,10 @@ echo "fuzz: work directory $out"
 # would spend its time-out on them again. Schema v2: the finished golden
 # file, and the run file and SWMR part a killed run left (the part as a
 # seed of its own: the fuzzed run file's links never reach it).
-cp data/golden/v1/*.h5 data/golden/v2/*.h5 data/python-0.2.1/*.h5 "$out/seeds-read/"
-cp data/golden/v2/killed.h5.rank0.part "$out/seeds-read/v2_killed_part.h5"
+cp data/golden/v1/*.h5 data/python-0.2.1/*.h5 "$out/seeds-read/"
+for f in data/golden/v2/*.h5 data/golden/v2/*.part; do
+  cp "$f" "$out/seeds-read/v2_$(basename "$f" | tr . _).h5"
+done
 if /usr/bin/python3 -c "import h5py" 2>/dev/null; then
   /usr/bin/python3 tests/hostile/make_hostile_files.py "$out/hostile" >/dev/null
   find "$out/hostile" -name '*.h5' -size -64k -exec cp {} "$out/seeds-read/" \;
