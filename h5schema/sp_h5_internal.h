@@ -245,6 +245,9 @@ int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64
  * allocating; strings are read in blocks and charged as they come. ---- */
 
 /* Whether loc has a link called name (false also on error). */
+/* NULL when loc/name is missing or a hard link; else what it is ("a soft
+ * link", "an external link", ...): such links are never followed. */
+const char *sp__h5_link_refused(hid_t loc, const char *name);
 bool sp__h5_has(hid_t loc, const char *name);
 
 /* Open a required group. */

@@ -143,11 +143,31 @@ int sp__read_charge_n(const char *what, uint64_t n, uint64_t size)
     return sp__read_charge(what, mul_sat(n, size));
 }
 
+/* Links inside a run file are never followed: only a hard link counts as
+ * "there" (a soft or external link could lead anywhere, an external one to
+ * a FIFO or device HDF5 would block on). The one exception, a v2 run's
+ * link to its rank's part, is checked by sp_h5_read_v2_link.c. */
+const char *sp__h5_link_refused(hid_t loc, const char *name)
+{
+    H5L_info_t li;
+    htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
+    const char *why = NULL;
+    if (e > 0 && H5Lget_info(loc, name, &li, H5P_DEFAULT) >= 0 && li.type != H5L_TYPE_HARD)
+        why = li.type == H5L_TYPE_SOFT       ? "a soft link"
+            : li.type == H5L_TYPE_EXTERNAL ? "an external link"
+                                           : "a user-defined link";
+    H5Eclear2(H5E_DEFAULT);
+    return why;
+}
+
 bool sp__h5_has(hid_t loc, const char *name)
 {
+    H5L_info_t li;
     htri_t e = H5Lexists(loc, name, H5P_DEFAULT);
+    bool hard = e > 0 && H5Lget_info(loc, name, &li, H5P_DEFAULT) >= 0 &&
+                li.type == H5L_TYPE_HARD;
     H5Eclear2(H5E_DEFAULT);
-    return e > 0;
+    return hard;
 }
 
 int sp__h5_open_group(const char *file, hid_t loc, const char *name, hid_t *out)
@@ -155,6 +175,10 @@ int sp__h5_open_group(const char *file, hid_t loc, const char *name, hid_t *out)
     char where[256];
     sp__h5_path(loc, name, where, sizeof where);
     *out = H5I_INVALID_HID;
+    const char *link = sp__h5_link_refused(loc, name);
+    if (link)
+        return sp__error(SP_EFORMAT, "%s: %s is %s: links in a run file are never followed",
+                         file, where, link);
     if (!sp__h5_has(loc, name))
         return sp__error(SP_EFORMAT, "%s: group %s is missing", file, where);
     *out = H5Gopen2(loc, name, H5P_DEFAULT);
@@ -256,6 +280,10 @@ static int column_open(const char *file, hid_t loc, const char *name, int max_ra
     memset(c, 0, sizeof *c);
     c->dset = c->ftype = H5I_INVALID_HID;
     sp__h5_path(loc, name, c->where, sizeof c->where);
+    const char *link = sp__h5_link_refused(loc, name);
+    if (link)
+        return sp__error(SP_EFORMAT, "%s: %s is %s: links in a run file are never followed",
+                         file, c->where, link);
     if (!sp__h5_has(loc, name))
         return sp__error(SP_EFORMAT, "%s: dataset %s is missing", file, c->where);
     if ((c->dset = H5Dopen2(loc, name, H5P_DEFAULT)) < 0) {

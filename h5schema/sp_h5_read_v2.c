@@ -2,10 +2,11 @@
 /*
  * sp_h5_read_v2.c - read a schema v2 file: the root, /metadata, and every
  * rank group, whether it is a group of a finished file or an external link
- * into the part of a run that is being recorded (or was killed). Parts are
- * opened for SWMR reading, which HDF5 allows both while their writer runs
- * and after it died; a part that is missing leaves its rank empty and is
- * named in the metadata key `incomplete_ranks`.
+ * into the part of a run that is being recorded (or was killed): followed
+ * only to the rank's own part (sp_h5_read_v2_link.c). Parts are opened for
+ * SWMR reading, which HDF5 allows both while their writer runs and after it
+ * died; a part that is missing leaves its rank empty and is named in the
+ * metadata key `incomplete_ranks`.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -41,29 +42,6 @@ static bool read_complete(hid_t fid)
     sp__h5_read_int_attr("", fid, SP_NAME2(V2_ROOT_COMPLETE), &v);
     H5Eclear2(H5E_DEFAULT);
     return v != 0;
-}
-
-/* Open /rank<r>: a group, or an external link followed into a part for
- * SWMR reading. *missing: the link exists but its part cannot be opened. */
-static int open_rank(const char *file, hid_t fid, size_t r, hid_t gapl, bool complete,
-                     hid_t *out, bool *missing)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s%zu", SP_NAME(RANK_GROUP), r);
-    *out = H5I_INVALID_HID;
-    *missing = false;
-    H5L_info_t li;
-    if (H5Lget_info(fid, name, &li, H5P_DEFAULT) < 0)
-        return sp__h5_error(SP_EFORMAT, "%s: group /%s is missing", file, name);
-    *out = H5Gopen2(fid, name, gapl);
-    H5Eclear2(H5E_DEFAULT);
-    if (*out >= 0)
-        return 0;
-    if (li.type == H5L_TYPE_EXTERNAL && !complete) {
-        *missing = true; /* a rank killed before it created its part */
-        return 0;
-    }
-    return sp__h5_error(SP_EFORMAT, "%s: /%s cannot be opened", file, name);
 }
 
 static void note_missing(sp_v2_read *st, size_t r)
@@ -110,7 +88,7 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
 {
     sp_v2_read st = {.file = file, .run = run, .complete = read_complete(fid)};
     size_t nranks = 0;
-    hid_t gapl = H5I_INVALID_HID, meta = H5I_INVALID_HID;
+    hid_t meta = H5I_INVALID_HID;
     int rc = read_num_ranks(file, fid, &nranks);
     if (rc)
         return rc;
@@ -122,32 +100,23 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
         goto done;
     }
-    /* Parts reached through external links: SWMR reading, which works on a
-     * part that is being written and on one a killed writer left open. */
-    if ((gapl = H5Pcreate(H5P_GROUP_ACCESS)) < 0 ||
-        H5Pset_elink_acc_flags(gapl, H5F_ACC_RDONLY | H5F_ACC_SWMR_READ) < 0) {
-        rc = sp__h5_error(SP_EIO, "%s: link access properties", file);
-        goto done;
-    }
     for (size_t r = 0; r < nranks && rc == 0; r++) {
-        hid_t rg;
+        sp_v2_rank_loc loc;
         bool missing;
-        if ((rc = open_rank(file, fid, r, gapl, st.complete, &rg, &missing)))
+        if ((rc = sp_v2_open_rank(&st, fid, r, &loc, &missing)))
             break;
         if (missing) {
             note_missing(&st, r);
             continue;
         }
-        rc = sp_v2_read_rank(&st, rg, r);
-        H5Gclose(rg);
+        rc = sp_v2_read_rank(&st, loc.group, r);
+        sp_v2_close_rank(&loc);
     }
     if (rc == 0 && (size_dropped(run, st.dropped_len) || note_state(&st)))
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
 done:
     sp__name_index_free(&st.names);
     free(st.dropped_len);
-    if (gapl >= 0)
-        H5Pclose(gapl);
     if (meta >= 0)
         H5Gclose(meta);
     return rc;

@@ -44,6 +44,20 @@ typedef struct sp_v2_read {
     size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
 } sp_v2_read;
 
+/* Where /rank<r> was opened: a group of the run file, or of its part. */
+typedef struct sp_v2_rank_loc {
+    hid_t group;  /* the rank's group */
+    hid_t part;   /* the part file, or H5I_INVALID_HID */
+    int fd;       /* the part as we opened it, or -1 */
+} sp_v2_rank_loc;
+
+/* Open /rank<r>: a group, or the external link of a run that records,
+ * followed only to its own part (sp_h5_read_v2_link.c: the policy). 0 with
+ * *missing set when the part does not exist (yet); an error for any link
+ * the policy refuses. Close with sp_v2_close_rank(). */
+int sp_v2_open_rank(sp_v2_read *st, hid_t fid, size_t r, sp_v2_rank_loc *loc, bool *missing);
+void sp_v2_close_rank(sp_v2_rank_loc *loc);
+
 /* Read /rank<r> (opened) into run->ranks[r]. */
 int sp_v2_read_rank(sp_v2_read *st, hid_t rg, size_t r);
 

@@ -31,6 +31,10 @@ int sp_v2c_open(const char *file, hid_t loc, const char *name, bool optional, sp
     c->dset = H5I_INVALID_HID;
     c->n = 0;
     sp__h5_path(loc, name, c->where, sizeof c->where);
+    const char *link = sp__h5_link_refused(loc, name);
+    if (link)
+        return sp__error(SP_EFORMAT, "%s: %s is %s: links in a run file are never followed",
+                         file, c->where, link);
     if (!sp__h5_has(loc, name))
         return optional ? 0 : sp__error(SP_EFORMAT, "%s: %s is missing", file, c->where);
     if ((c->dset = H5Dopen2(loc, name, H5P_DEFAULT)) < 0)
@@ -95,11 +99,14 @@ int sp_v2c_read_all(const char *file, const sp_v2c *c, hid_t mtype, size_t width
     *out = NULL;
     if (n > c->n)
         n = c->n;
+    int rc = sp__read_charge_n(c->where, n, width);
+    if (rc)
+        return rc;
     void *buf = malloc(n ? (size_t)n * width : 1);
     if (!buf)
         return sp__error(SP_ENOMEM, "%s: out of memory reading %s (%llu rows)", file, c->where,
                          (unsigned long long)n);
-    int rc = sp_v2c_read(file, c, mtype, 0, n, buf);
+    rc = sp_v2c_read(file, c, mtype, 0, n, buf);
     if (rc) {
         free(buf);
         return rc;

@@ -138,8 +138,14 @@ static int64_t saturate(double v)
 
 int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks)
 {
-    if (m->ratio == 1.0) /* the identity (monotonic clock), exact */
-        return ticks - m->t0 + m->ns0;
+    if (m->ratio == 1.0) { /* the identity (monotonic clock), exact; saturated */
+        int64_t d, r;
+        if (__builtin_sub_overflow(ticks, m->t0, &d))
+            return ticks < m->t0 ? INT64_MIN : INT64_MAX;
+        if (__builtin_add_overflow(d, m->ns0, &r))
+            return d < 0 ? INT64_MIN : INT64_MAX;
+        return r;
+    }
     /* Round the scaled difference, then add: the same as SCHEMA.md's h5py
      * code (np.rint rounds half to even, as llrint does). */
     int64_t d = saturate(((double)ticks - (double)m->t0) * m->ratio);
@@ -150,8 +156,14 @@ int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks)
 
 int64_t sp_v2_clock_to_ticks(const sp_v2_clock_map *m, int64_t ns)
 {
-    if (m->ratio == 1.0)
-        return ns - m->ns0 + m->t0;
+    if (m->ratio == 1.0) {
+        int64_t d, r;
+        if (__builtin_sub_overflow(ns, m->ns0, &d))
+            return ns < m->ns0 ? INT64_MIN : INT64_MAX;
+        if (__builtin_add_overflow(d, m->t0, &r))
+            return d < 0 ? INT64_MIN : INT64_MAX;
+        return r;
+    }
     return saturate((double)m->t0 + ((double)ns - (double)m->ns0) / m->ratio);
 }
 

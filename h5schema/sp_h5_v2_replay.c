@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_h5_internal.h"
 #include "sp_h5_v2.h"
 #include "sp_mem.h"
 
@@ -148,6 +149,11 @@ int sp_v2_replay_new(const char *ctx, sp_rank_data *rk, size_t nthreads,
                  nevents_total);
         goto done;
     }
+    /* The call columns (32 bytes a call) and the open-call stacks, charged
+     * to the read budget before they are allocated: events that inflate
+     * from a few kilobytes are refused with the limit named. */
+    if ((rc = sp__read_charge_n("its calls", calls, 40)) != 0)
+        goto done;
     if (calls > SIZE_MAX / 64 || alloc_calls(rk, (size_t)calls) != 0) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory for %" PRIu64 " calls", ctx, calls);
         goto done;

@@ -31,8 +31,13 @@ echo "fuzz: work directory $out"
 
 # Seeds: the golden and Python files and the crafted hostile files (small
 # ones). Not tests/hostile/crashers: libhdf5 loops on them, every fuzz job
-# would spend its time-out on them again.
+# would spend its time-out on them again. Schema v2: the finished golden
+# file, and the run file and SWMR part a killed run left (the part as a
+# seed of its own: the fuzzed run file's links never reach it).
 cp data/golden/v1/*.h5 data/python-0.2.1/*.h5 "$out/seeds-read/"
+for f in data/golden/v2/*.h5 data/golden/v2/*.part; do
+  cp "$f" "$out/seeds-read/v2_$(basename "$f" | tr . _).h5"
+done
 if /usr/bin/python3 -c "import h5py" 2>/dev/null; then
   /usr/bin/python3 tests/hostile/make_hostile_files.py "$out/hostile" >/dev/null
   find "$out/hostile" -name '*.h5' -size -64k -exec cp {} "$out/seeds-read/" \;

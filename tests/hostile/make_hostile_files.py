@@ -25,6 +25,9 @@ import sys
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostile_v2  # noqa: E402  (schema v2 kinds)
+
 SECRET_MARKER = "HOSTILE-SECRET-MARKER-4f1c9a"
 I64_MIN, I64_MAX = -(2**63), 2**63 - 1
 STR = h5py.string_dtype("utf-8")
@@ -81,6 +84,7 @@ EXPECT = {
     "paths_wd_secret": (0, ""),
     "lines_in_wd": (0, ""),
 }
+EXPECT.update(hostile_v2.EXPECT)
 
 
 def note(path, statuses=None):
@@ -461,6 +465,8 @@ def build_all():
     inside = os.path.join(WD, kind + ".h5")
     os.replace(p, inside)
     manifest[-1] = manifest[-1].replace(p, inside)
+    # ---- schema v2 (tests/hostile/hostile_v2.py) ----
+    hostile_v2.build(FILES, WD, SECRET_DIR, SECRET_MARKER, note, ESC)
 
 
 if sys.argv[1] == "--kinds":  # for CMake: one test per kind
