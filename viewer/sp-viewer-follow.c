@@ -48,23 +48,29 @@ static gboolean stamp_file(const char *path, gint64 stamp[3])
     return TRUE;
 }
 
-/* The status of a run still recording: live, stalled, or a failed read. */
+/* The status of a run still recording: live, stalled, or a failed read
+ * (short: the header's subtitle holds 48 characters). */
 static void update_live_status(SpViewerWindow *self)
 {
     g_autofree char *when = clock_now();
+    g_autofree char *calls = sp_format_count(self->follow_calls);
     gint64 idle = g_get_monotonic_time() - self->follow_changed_us;
     if (self->follow_problem)
-        set_status(self, g_strdup_printf("following… read failed at %s, retrying", when));
+        set_status(self, g_strdup_printf("in progress · %s calls · read failed, retrying", calls));
     else if (self->follow_changed_us && idle > STALL_US)
-        set_status(self, g_strdup_printf("following… in progress, no new calls for %d s "
-                                         "(still recording, or killed?)",
+        set_status(self, g_strdup_printf("in progress · %s calls · none new for %d s", calls,
                                          (int)(idle / G_USEC_PER_SEC)));
     else
-        set_status(self, g_strdup_printf("following… in progress, updated %s", when));
+        set_status(self, g_strdup_printf("in progress · %s calls · updated %s", calls, when));
     const char *path = self->follow_path;
     g_autofree char *tip = g_strdup_printf(
-        "%s\nRe-read every %.1f s (the last read took %.2f s)%s%s", path, self->follow_interval,
-        self->follow_read_s, self->follow_problem ? "\nLast read failed: " : "",
+        "Following %s while it records\nRe-read every %.1f s (the last read and analysis took "
+        "%.2f s)%s%s%s",
+        path, self->follow_interval, self->follow_read_s,
+        self->follow_changed_us && idle > STALL_US
+            ? "\nNo new calls for a while: the program may be waiting, or was killed"
+            : "",
+        self->follow_problem ? "\nThe last read failed: " : "",
         self->follow_problem ? self->follow_problem : "");
     gtk_widget_set_tooltip_text(self->run_title_box, tip);
 }
@@ -115,25 +121,21 @@ static void on_follow_read(GObject *source, GAsyncResult *result, gpointer data)
     if (changed) {
         self->follow_calls = calls;
         self->follow_complete = complete;
+        SpRunDocument *docs[1] = {doc};
         if (complete) {
             stamp_file(self->follow_path, self->follow_stamp);
             g_autofree char *n = sp_format_count(calls);
-            g_autofree char *when = clock_now();
-            set_status(self, g_strdup_printf("run complete at %s", when));
+            g_autofree char *span = sp_format_duration(
+                (double)(sp_run_document_get_t1_ns(doc) - sp_run_document_get_t0_ns(doc)) * 1e-9);
+            set_status(self, g_strdup_printf("run complete · %s calls · wall clock %s", n, span));
+            sp_viewer_window_show_documents(self, docs, 1, !shown);
             g_autofree char *banner = g_strdup_printf(
                 "The run is complete (%s calls): no longer refreshing.", n);
-            /* Shown after the documents: set_document_list keeps the banner. */
-            SpRunDocument *docs[1] = {doc};
-            sp_viewer_window_show_documents(self, docs, 1, !shown);
             sp_viewer_window_show_banner(self, banner);
         } else {
-            g_autofree char *when = clock_now();
-            set_status(self, g_strdup_printf("following… in progress, updated %s", when));
-            SpRunDocument *docs[1] = {doc};
             sp_viewer_window_show_documents(self, docs, 1, !shown);
-        }
-        if (!complete)
             update_live_status(self);
+        }
         g_signal_emit_by_name(self, "follow-updated", calls, complete);
     } else {
         update_live_status(self);
@@ -173,8 +175,7 @@ static gboolean follow_tick(gpointer data)
             sp_viewer_window_show_waiting(self, msg);
         } else {
             g_autofree char *when = clock_now();
-            set_status(self, g_strdup_printf("following… the file is gone (%s), waiting for it",
-                                             when));
+            set_status(self, g_strdup_printf("file gone at %s · waiting for it", when));
         }
         return G_SOURCE_CONTINUE;
     }

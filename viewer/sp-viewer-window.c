@@ -106,10 +106,13 @@ static void update_titles(SpViewerWindow *self)
         subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %zu region%s · %s call%s", span,
                                    run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
                                    run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s");
-        if (self->follow_status) { /* following: the live state first */
-            char *both = g_strdup_printf("%s · %s", self->follow_status, subtitle);
+        if (self->follow_status) { /* following: the live state instead */
             g_free(subtitle);
-            subtitle = both;
+            subtitle = g_strdup(self->follow_status);
+            if (!self->follow_complete) {
+                g_free(title);
+                title = g_strdup_printf("%s · following", sp_run_document_get_display_name(base));
+            }
         }
     }
     gtk_label_set_text(self->run_title, title);
