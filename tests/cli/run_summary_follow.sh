@@ -45,4 +45,25 @@ dups=$(grep "^following $run: " "$work/follow.out" | sed 's/, updated.*//' | uni
 tail -n 40 "$work/follow.out" | grep -q "step" || fail "the last summary has no 'step' row"
 # And it agrees with a plain summary of the finished file.
 "$cli" summary "$run" >"$work/plain.out" || fail "plain summary failed"
+
+# Ctrl-C while the run is in progress: a clean stop, exit status 0.
+run2="$work/live2.h5"
+"$demo" "$run2" 20 100 0.2 >"$work/demo2.out" 2>&1 &
+demo_pid=$!
+"$cli" summary --follow --interval 0.2 "$run2" >"$work/int.out" 2>"$work/int.err" &
+follow_pid=$!
+i=0
+until grep -q "^following $run2: in progress, " "$work/int.out"; do
+    i=$((i + 1))
+    [ "$i" -le 600 ] || { kill "$follow_pid" "$demo_pid"; fail "no in-progress summary of the second run"; }
+    sleep 0.1
+done
+kill -INT "$follow_pid"
+wait "$follow_pid"
+rc=$?
+kill "$demo_pid" 2>/dev/null
+wait "$demo_pid" 2>/dev/null
+[ "$rc" -eq 0 ] || fail "summary --follow exited with $rc after SIGINT"
+grep -q "stopped following" "$work/int.err" || fail "no 'stopped following' message after SIGINT"
+
 echo "summary_follow: ok ($headers summaries, $progress in progress, final $final calls)"
