@@ -3,7 +3,8 @@
  * live_demo.c - a program to watch while it records: for SECONDS seconds it
  * runs steps of a small solver (a "step" region around "assemble", "solve"
  * and "exchange"), about STEPS_PER_SECOND steps a second, with a short flush
- * interval so the streamed file grows visibly. Watch it with
+ * interval so the streamed file grows visibly. Ctrl-C (or SIGTERM) ends the
+ * loop early and finalizes the file as usual. Watch it with
  *
  *     live_demo run.h5 20 &
  *     scope-profiler-viewer --follow run.h5
@@ -11,6 +12,7 @@
  *
  *     live_demo FILE [SECONDS=10] [STEPS_PER_SECOND=50] [FLUSH_INTERVAL=0.2]
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,6 +20,13 @@
 #include <scope_profiler.h>
 
 static volatile double sink;
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    stop = 1;
+}
 
 /* Spin for about us microseconds (busy: the region's time is CPU time). */
 static void work_us(double us)
@@ -69,9 +78,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: sp_setup failed: %s\n", argv[0], sp_last_error());
         return 1;
     }
-    double period_us = 1e6 / rate, end = now_s() + seconds;
+    struct sigaction sa = {.sa_handler = on_stop};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    double start = now_s(), period_us = 1e6 / rate, end = start + seconds;
     unsigned long steps = 0;
-    while (now_s() < end) {
+    while (now_s() < end && !stop) {
         double t = now_s();
         SP_SCOPE("step")
         {
@@ -84,7 +97,7 @@ int main(int argc, char **argv)
         if (left > 0)
             sleep_us(left);
     }
-    printf("live_demo: %lu steps (%lu calls) in %.1f s\n", steps, steps * 4, seconds);
+    printf("live_demo: %lu steps (%lu calls) in %.1f s\n", steps, steps * 4, now_s() - start);
     fflush(stdout);
     return sp_finalize(false, NULL) ? 1 : 0;
 }

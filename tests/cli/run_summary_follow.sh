@@ -17,7 +17,7 @@ fail() { echo "summary_follow: FAIL: $*" >&2; exit 1; }
 "$cli" summary --follow --interval 0.3 "$run" >"$work/follow.out" 2>"$work/follow.err" &
 follow_pid=$!
 sleep 0.5
-"$demo" "$run" 3 100 0.2 >"$work/demo.out" 2>&1 || fail "live_demo failed: $(cat "$work/demo.out")"
+"$demo" "$run" 5 100 0.2 >"$work/demo.out" 2>&1 || fail "live_demo failed: $(cat "$work/demo.out")"
 # The follower must end by itself once the file says complete.
 i=0
 while kill -0 "$follow_pid" 2>/dev/null; do
