@@ -276,13 +276,23 @@ typedef struct {
     SpViewerApplication *self;
     guint64 calls;
     gboolean complete;
+    int attempts;
+    GtkWidget *win;
     char path[4096];
 } FollowShot;
+
+#define FOLLOW_SHOT_ATTEMPTS 5
 
 static void on_follow_shot_done(gboolean ok, gpointer data)
 {
     FollowShot *fs = data;
     SpViewerApplication *self = fs->self;
+    if (!ok && ++fs->attempts < FOLLOW_SHOT_ATTEMPTS) {
+        /* A refresh can land between layout and drawing (seen on slow,
+         * sanitized builds): the snapshot comes out empty. Draw again. */
+        sp_viewer_screenshot_after_frames(fs->win, fs->path, on_follow_shot_done, fs);
+        return;
+    }
     self->shot_in_flight = FALSE;
     if (!ok && self->exit_status == 0)
         self->exit_status = 1;
@@ -307,6 +317,7 @@ static void on_follow_updated(SpViewerWindow *win, guint64 calls, gboolean compl
     fs->self = self;
     fs->calls = calls;
     fs->complete = complete;
+    fs->win = GTK_WIDGET(win);
     follow_shot_path(self, ++self->shots_taken, fs->path, sizeof fs->path);
     self->shot_calls = calls;
     self->shot_in_flight = TRUE;
