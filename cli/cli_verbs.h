@@ -34,4 +34,8 @@
 SP_CLI_VERBS(SP_CLI_DECLARE_VERB)
 #undef SP_CLI_DECLARE_VERB
 
+/* summary_follow.c: `summary --follow`: redraw the summary of a run that is
+ * recording every interval seconds until it completes (or Ctrl-C). */
+int sp__summary_follow(const char *path, double interval);
+
 #endif

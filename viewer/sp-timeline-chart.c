@@ -3,6 +3,8 @@
  * plots/ sp_timeline_draw(); this file only turns input into a view window. */
 #include "sp-timeline-chart.h"
 
+#include <string.h>
+
 #include <math.h>
 
 #include "sp-viewer-format.h"
@@ -563,6 +565,14 @@ GtkWidget *sp_timeline_chart_new(void) { return g_object_new(SP_TYPE_TIMELINE_CH
 void sp_timeline_chart_set_document(SpTimelineChart *self, SpRunDocument *doc)
 {
     g_return_if_fail(SP_IS_TIMELINE_CHART(self));
+    /* A newer state of the same file (following a run while it records):
+     * keep the user's zoom and scroll; a view of the whole run grows with it. */
+    const char *old_path = self->doc ? sp_run_document_get_path(self->doc) : NULL;
+    const char *new_path = doc ? sp_run_document_get_path(doc) : NULL;
+    gboolean refresh = doc != self->doc && old_path && new_path && strcmp(old_path, new_path) == 0;
+    sp_timeline_view old = self->view;
+    gint64 old_limit = time_limit(self);
+    gboolean was_whole = old.t1_ns <= old.t0_ns || (old.t0_ns <= 0 && old.t1_ns >= old_limit);
     if (!g_set_object(&self->doc, doc))
         return;
     self->tl = doc ? sp_run_document_get_timeline(doc) : NULL;
@@ -573,6 +583,13 @@ void sp_timeline_chart_set_document(SpTimelineChart *self, SpRunDocument *doc)
     self->view.highlight_region = highlight;
     self->view.t0_ns = 0;
     self->view.t1_ns = time_limit(self);
+    if (refresh) {
+        if (!was_whole) {
+            self->view.t0_ns = old.t0_ns;
+            self->view.t1_ns = old.t1_ns;
+        }
+        self->view.scroll_y = old.scroll_y;
+    }
     update_adjustments(self);
     gtk_widget_queue_draw(GTK_WIDGET(self));
     g_signal_emit(self, signals[SIGNAL_VIEW_CHANGED], 0);

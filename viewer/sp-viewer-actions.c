@@ -53,6 +53,35 @@ static void on_open_response(GtkNativeDialog *dialog, int response, SpViewerWind
     g_object_unref(dialog);
 }
 
+/* File > Follow: a run that is recording (`--follow FILE` also waits for a
+ * file that does not exist yet). */
+static void on_follow_response(GtkNativeDialog *dialog, int response, SpViewerWindow *self)
+{
+    if (response == GTK_RESPONSE_ACCEPT) {
+        g_autoptr(GFile) file = gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog));
+        if (file) {
+            SpViewerWindow *win = self;
+            if (self->state == SP_VIEWER_WINDOW_READY || self->state == SP_VIEWER_WINDOW_LOADING) {
+                win = sp_viewer_window_new(gtk_window_get_application(GTK_WINDOW(self)));
+                gtk_window_present(GTK_WINDOW(win));
+            }
+            sp_viewer_window_follow(win, file, 1.0);
+        }
+    }
+    g_object_unref(dialog);
+}
+
+static void action_follow(GtkWidget *widget, const char *name, GVariant *param)
+{
+    SpViewerWindow *self = SP_VIEWER_WINDOW(widget);
+    GtkFileChooserNative *chooser = gtk_file_chooser_native_new(
+        "Follow a Run While It Records", GTK_WINDOW(self), GTK_FILE_CHOOSER_ACTION_OPEN,
+        "_Follow", "_Cancel");
+    gtk_native_dialog_set_modal(GTK_NATIVE_DIALOG(chooser), TRUE);
+    g_signal_connect(chooser, "response", G_CALLBACK(on_follow_response), self);
+    gtk_native_dialog_show(GTK_NATIVE_DIALOG(chooser));
+}
+
 static void action_open(GtkWidget *widget, const char *name, GVariant *param)
 {
     SpViewerWindow *self = SP_VIEWER_WINDOW(widget);
@@ -250,6 +279,7 @@ void sp_viewer_window_class_install_actions(GtkWidgetClass *wc)
 {
     gtk_widget_class_install_action(wc, "win.open", NULL, action_open);
     gtk_widget_class_install_action(wc, "win.open-compare", NULL, action_open_compare);
+    gtk_widget_class_install_action(wc, "win.follow", NULL, action_follow);
     gtk_widget_class_install_action(wc, "win.export", NULL, action_export);
     gtk_widget_class_install_action(wc, "win.page", "s", action_page);
     gtk_widget_class_install_action(wc, "win.zoom-in", NULL, action_zoom);

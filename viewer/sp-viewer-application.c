@@ -22,6 +22,14 @@ struct _SpViewerApplication {
     char *page;
     int width, height;
     gboolean benchmark;
+
+    /* --follow FILE [--interval SEC]; with --screenshot, --follow-shots N:
+     * a screenshot each time more calls are shown (OUT-1.png, OUT-2.png...). */
+    char *follow_path;
+    double follow_interval;
+    int follow_shots, shots_taken;
+    guint64 shot_calls;
+    gboolean shot_in_flight;
 };
 
 G_DEFINE_FINAL_TYPE(SpViewerApplication, sp_viewer_application, GTK_TYPE_APPLICATION)
@@ -58,6 +66,17 @@ static const GOptionEntry option_entries[] = {
      "Show source files below DIR on the Lines page (repeatable; the run's own working "
      "directory needs none)",
      "DIR"},
+    {"follow", 0, 0, G_OPTION_ARG_FILENAME, NULL,
+     "Show FILE while it is being recorded, refreshed every second until the run completes "
+     "(waits for FILE to appear)",
+     "FILE"},
+    {"interval", 0, 0, G_OPTION_ARG_DOUBLE, NULL, "Seconds between refreshes with --follow "
+     "(default 1)", "SEC"},
+    {"follow-shots", 0, 0, G_OPTION_ARG_INT, NULL,
+     "With --follow and --screenshot OUT.png: save OUT-1.png, OUT-2.png, ... each time more "
+     "calls are shown (N shots, default 2; also at completion), print each shot's call count, "
+     "then exit",
+     "N"},
     {"version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL},
     {NULL},
 };
@@ -78,6 +97,29 @@ static int sp_viewer_application_handle_local_options(GApplication *app, GVarian
         for (char **d = dirs; d && *d; d++)
             sp_viewer_settings_add_source_dir(*d);
     self->benchmark = g_variant_dict_contains(options, "benchmark");
+    g_variant_dict_lookup(options, "follow", "^ay", &self->follow_path);
+    if (g_variant_dict_lookup(options, "interval", "d", &self->follow_interval) &&
+        !(self->follow_interval >= 0.05 && self->follow_interval <= 3600)) {
+        g_printerr("scope-profiler-viewer: invalid --interval %g (seconds, 0.05 to 3600)\n",
+                   self->follow_interval);
+        return 2;
+    }
+    self->follow_shots = 2;
+    if (g_variant_dict_lookup(options, "follow-shots", "i", &self->follow_shots) &&
+        (self->follow_shots < 1 || self->follow_shots > 100)) {
+        g_printerr("scope-profiler-viewer: invalid --follow-shots %d (1 to 100)\n",
+                   self->follow_shots);
+        return 2;
+    }
+    if ((g_variant_dict_contains(options, "interval") ||
+         g_variant_dict_contains(options, "follow-shots")) && !self->follow_path) {
+        g_printerr("scope-profiler-viewer: --interval and --follow-shots need --follow FILE\n");
+        return 2;
+    }
+    if (self->follow_path && self->benchmark) {
+        g_printerr("scope-profiler-viewer: --follow and --benchmark cannot be combined\n");
+        return 2;
+    }
     const char *size = NULL;
     if (g_variant_dict_lookup(options, "size", "&s", &size)) {
         if (sscanf(size, "%dx%d", &self->width, &self->height) != 2 || self->width < 200 ||
@@ -91,6 +133,9 @@ static int sp_viewer_application_handle_local_options(GApplication *app, GVarian
         /* One-shot modes: their own process, nothing remembered. */
         g_application_set_flags(app, g_application_get_flags(app) | G_APPLICATION_NON_UNIQUE);
         sp_viewer_application_set_ephemeral(self, TRUE);
+    } else if (self->follow_path) {
+        /* Its own process: a running instance would not see the option. */
+        g_application_set_flags(app, g_application_get_flags(app) | G_APPLICATION_NON_UNIQUE);
     }
     return -1;
 }
@@ -218,6 +263,78 @@ static void on_benchmark_done(int status, gpointer data)
     g_application_quit(G_APPLICATION(self));
 }
 
+/* ---- --follow with --screenshot: shots as more calls arrive ---- */
+
+static void follow_shot_path(SpViewerApplication *self, int k, char *buf, size_t n)
+{
+    const char *p = self->screenshot_path;
+    const char *dot = g_str_has_suffix(p, ".png") ? p + strlen(p) - 4 : p + strlen(p);
+    g_snprintf(buf, n, "%.*s-%d.png", (int)(dot - p), p, k);
+}
+
+typedef struct {
+    SpViewerApplication *self;
+    guint64 calls;
+    gboolean complete;
+    int attempts;
+    GtkWidget *win;
+    char path[4096];
+} FollowShot;
+
+#define FOLLOW_SHOT_ATTEMPTS 5
+
+static void on_follow_shot_done(gboolean ok, gpointer data)
+{
+    FollowShot *fs = data;
+    SpViewerApplication *self = fs->self;
+    if (!ok && ++fs->attempts < FOLLOW_SHOT_ATTEMPTS) {
+        /* A refresh can land between layout and drawing (seen on slow,
+         * sanitized builds): the snapshot comes out empty. Draw again. */
+        sp_viewer_screenshot_after_frames(fs->win, fs->path, on_follow_shot_done, fs);
+        return;
+    }
+    self->shot_in_flight = FALSE;
+    if (!ok && self->exit_status == 0)
+        self->exit_status = 1;
+    g_print("follow shot %s: %" G_GUINT64_FORMAT " calls, %s\n", fs->path, fs->calls,
+            fs->complete ? "complete" : "in progress");
+    if (self->shots_taken >= self->follow_shots || fs->complete)
+        g_application_quit(G_APPLICATION(self));
+    g_free(fs);
+}
+
+static void on_follow_updated(SpViewerWindow *win, guint64 calls, gboolean complete,
+                              SpViewerApplication *self)
+{
+    if (!self->screenshot_path || self->shot_in_flight || self->shots_taken >= self->follow_shots)
+        return;
+    /* A shot shows more calls than the last one (or the end of the run). */
+    if (calls == 0 || (self->shots_taken > 0 && calls <= self->shot_calls && !complete))
+        return;
+    if (self->shots_taken == 0 && self->page)
+        sp_viewer_window_set_page(win, self->page);
+    FollowShot *fs = g_new0(FollowShot, 1);
+    fs->self = self;
+    fs->calls = calls;
+    fs->complete = complete;
+    fs->win = GTK_WIDGET(win);
+    follow_shot_path(self, ++self->shots_taken, fs->path, sizeof fs->path);
+    self->shot_calls = calls;
+    self->shot_in_flight = TRUE;
+    sp_viewer_screenshot_after_frames(GTK_WIDGET(win), fs->path, on_follow_shot_done, fs);
+}
+
+static void start_follow(SpViewerApplication *self)
+{
+    SpViewerWindow *win = new_window(self);
+    g_signal_connect(win, "follow-updated", G_CALLBACK(on_follow_updated), self);
+    gtk_window_present(GTK_WINDOW(win));
+    g_autoptr(GFile) file = g_file_new_for_path(self->follow_path);
+    if (!self->screenshot_path && self->page)
+        sp_viewer_window_set_page(win, self->page);
+    sp_viewer_window_follow(win, file, self->follow_interval);
+}
+
 /* ---- GApplication ---- */
 
 static void sp_viewer_application_activate(GApplication *app)
@@ -226,6 +343,10 @@ static void sp_viewer_application_activate(GApplication *app)
     if (self->benchmark) {
         g_printerr("scope-profiler-viewer: --benchmark needs a FILE\n");
         self->exit_status = 2;
+        return;
+    }
+    if (self->follow_path) {
+        start_follow(self);
         return;
     }
     SpViewerWindow *win = new_window(self);
@@ -241,6 +362,12 @@ static void sp_viewer_application_open(GApplication *app, GFile **files, int n_f
     if (self->benchmark) {
         g_autofree char *path = g_file_get_path(files[0]);
         sp_viewer_benchmark_start(GTK_APPLICATION(app), path, on_benchmark_done, self);
+        return;
+    }
+    if (self->follow_path) {
+        g_printerr("scope-profiler-viewer: --follow takes one FILE; the other files are not "
+                   "opened\n");
+        start_follow(self);
         return;
     }
     SpViewerWindow *win = new_window(self);
@@ -291,6 +418,7 @@ static void sp_viewer_application_finalize(GObject *object)
     SpViewerApplication *self = SP_VIEWER_APPLICATION(object);
     g_free(self->screenshot_path);
     g_free(self->page);
+    g_free(self->follow_path);
     G_OBJECT_CLASS(sp_viewer_application_parent_class)->finalize(object);
 }
 
@@ -312,7 +440,8 @@ static void sp_viewer_application_init(SpViewerApplication *self)
     g_application_set_option_context_summary(
         G_APPLICATION(self),
         "Explore a scope-profiler run (one FILE), compare two runs (base FILE, candidate FILE2),\n"
-        "or study the scaling of three or more runs (one per rank or thread count).");
+        "or study the scaling of three or more runs (one per rank or thread count);\n"
+        "--follow FILE shows a run while it is being recorded.");
     g_action_map_add_action_entries(G_ACTION_MAP(self), app_actions, G_N_ELEMENTS(app_actions),
                                     self);
 }

@@ -23,6 +23,20 @@ struct _SpViewerWindow {
     guint n_pending;
     int pending_count;
 
+    /* Following a run while it records (sp-viewer-follow.c); follow_path
+     * NULL: not following. */
+    char *follow_path;
+    guint follow_source;            /* the refresh timer */
+    GCancellable *follow_reading;   /* the read in flight, or NULL */
+    double follow_interval;
+    gboolean follow_complete;       /* the file said complete: reads stopped */
+    guint64 follow_calls;           /* calls shown */
+    gint64 follow_changed_us;       /* when the call count last changed */
+    double follow_read_s;           /* the last read + analysis, seconds */
+    char *follow_status;            /* the status line shown, or NULL */
+    char *follow_problem;           /* why the last read failed, or NULL */
+    gint64 follow_stamp[3];         /* inode, mtime, size when it completed */
+
     /* Template children. */
     GtkWidget *run_title_box;
     GtkLabel *run_title, *run_subtitle;
@@ -56,6 +70,17 @@ void sp_viewer_window_open_files(SpViewerWindow *self, GFile *base, GFile *candi
 
 /* Refill the welcome page's recent runs. */
 void sp_viewer_window_update_recent(SpViewerWindow *self);
+
+/* sp-viewer-follow.c: stop following (timer, read in flight), keeping what
+ * is shown. No-op when not following. */
+void sp_viewer_window_stop_follow(SpViewerWindow *self);
+/* sp-viewer-window.c: the titles again (after a follow refresh). */
+void sp_viewer_window_update_titles(SpViewerWindow *self);
+/* sp-viewer-window.c: show docs; add_recent FALSE on follow refreshes. */
+void sp_viewer_window_show_documents(SpViewerWindow *self, SpRunDocument *const *docs, guint n,
+                                     gboolean add_recent);
+/* sp-viewer-window.c: the loading page with a message (no load in flight). */
+void sp_viewer_window_show_waiting(SpViewerWindow *self, const char *message);
 
 G_END_DECLS
 

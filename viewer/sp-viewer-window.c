@@ -17,7 +17,7 @@
 
 G_DEFINE_FINAL_TYPE(SpViewerWindow, sp_viewer_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { SIGNAL_LOAD_FINISHED, N_SIGNALS };
+enum { SIGNAL_LOAD_FINISHED, SIGNAL_FOLLOW_UPDATED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 #define RECENT_MAX 8
@@ -106,6 +106,14 @@ static void update_titles(SpViewerWindow *self)
         subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %zu region%s · %s call%s", span,
                                    run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
                                    run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s");
+        if (self->follow_status) { /* following: the live state instead */
+            g_free(subtitle);
+            subtitle = g_strdup(self->follow_status);
+            if (!self->follow_complete) {
+                g_free(title);
+                title = g_strdup_printf("%s · following", sp_run_document_get_display_name(base));
+            }
+        }
     }
     gtk_label_set_text(self->run_title, title);
     gtk_label_set_text(self->run_subtitle, subtitle);
@@ -113,6 +121,11 @@ static void update_titles(SpViewerWindow *self)
     gtk_widget_set_tooltip_text(self->run_title_box, path ? path : title);
     g_autofree char *wm_title = g_strdup_printf("%s — Scope Profiler", cand ? subtitle : title);
     gtk_window_set_title(GTK_WINDOW(self), wm_title);
+}
+
+void sp_viewer_window_update_titles(SpViewerWindow *self)
+{
+    update_titles(self);
 }
 
 /* ---- recent runs ---- */
@@ -208,8 +221,8 @@ static gboolean pulse(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
-void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *const *docs,
-                                        guint n)
+void sp_viewer_window_show_documents(SpViewerWindow *self, SpRunDocument *const *docs, guint n,
+                                     gboolean recent)
 {
     g_return_if_fail(SP_IS_VIEWER_WINDOW(self));
     g_return_if_fail(n >= 1 && docs[0] != NULL);
@@ -217,11 +230,27 @@ void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *con
     sp_session_set_run_list(self->session, docs, n);
     gtk_stack_page_set_visible(self->compare_stack_page, n > 1);
     update_titles(self);
-    for (guint i = 0; i < n; i++)
+    for (guint i = 0; recent && i < n; i++)
         add_recent(self, docs[i]);
     set_state(self, SP_VIEWER_WINDOW_READY);
     if (n > 1 && self->state == SP_VIEWER_WINDOW_READY)
         gtk_stack_set_visible_child_name(self->pages, "compare");
+}
+
+void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *const *docs,
+                                        guint n)
+{
+    sp_viewer_window_show_documents(self, docs, n, TRUE);
+}
+
+void sp_viewer_window_show_waiting(SpViewerWindow *self, const char *message)
+{
+    gtk_label_set_text(self->loading_label, message);
+    gtk_spinner_start(self->loading_spinner);
+    if (!self->pulse_source)
+        self->pulse_source = g_timeout_add(80, pulse, self);
+    if (self->state != SP_VIEWER_WINDOW_LOADING)
+        set_state(self, SP_VIEWER_WINDOW_LOADING);
 }
 
 void sp_viewer_window_set_documents(SpViewerWindow *self, SpRunDocument *base,
@@ -292,6 +321,7 @@ void sp_viewer_window_open_list(SpViewerWindow *self, GFile *const *files, guint
 {
     g_return_if_fail(SP_IS_VIEWER_WINDOW(self));
     g_return_if_fail(n >= 1 && G_IS_FILE(files[0]));
+    sp_viewer_window_stop_follow(self); /* another run replaces the followed one */
     if (self->cancellable)
         g_cancellable_cancel(self->cancellable);
     g_clear_object(&self->cancellable);
@@ -334,6 +364,13 @@ void sp_viewer_window_open(SpViewerWindow *self, GFile *base, GFile *candidate)
 /* Called by the cancel action. */
 static void cancel_load(SpViewerWindow *self)
 {
+    if (self->state == SP_VIEWER_WINDOW_LOADING && self->follow_path &&
+        !sp_session_get_base(self->session)) {
+        /* Waiting for a followed file to appear: stop waiting. */
+        sp_viewer_window_stop_follow(self);
+        set_state(self, SP_VIEWER_WINDOW_EMPTY);
+        return;
+    }
     if (self->state != SP_VIEWER_WINDOW_LOADING || !self->cancellable)
         return;
     g_cancellable_cancel(self->cancellable);
@@ -405,6 +442,7 @@ static void sp_viewer_window_dispose(GObject *object)
 {
     SpViewerWindow *self = SP_VIEWER_WINDOW(object);
     stop_pulse(self);
+    sp_viewer_window_stop_follow(self);
     if (self->cancellable)
         g_cancellable_cancel(self->cancellable);
     g_clear_object(&self->cancellable);
@@ -437,6 +475,9 @@ static void sp_viewer_window_class_init(SpViewerWindowClass *klass)
     signals[SIGNAL_LOAD_FINISHED] =
         g_signal_new("load-finished", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
                      NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+    signals[SIGNAL_FOLLOW_UPDATED] =
+        g_signal_new("follow-updated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                     NULL, NULL, G_TYPE_NONE, 2, G_TYPE_UINT64, G_TYPE_BOOLEAN);
 
     g_type_ensure(SP_TYPE_TIMELINE_PAGE);
     g_type_ensure(SP_TYPE_REGIONS_PAGE);

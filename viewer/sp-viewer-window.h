@@ -51,12 +51,26 @@ gboolean sp_viewer_window_set_page(SpViewerWindow *self, const char *name);
 const char *sp_viewer_window_get_page(SpViewerWindow *self);
 GtkWidget *sp_viewer_window_get_page_widget(SpViewerWindow *self, const char *name);
 
+/* Follow the run at file while it records (sp-viewer-follow.c): read it
+ * every interval_s seconds (<= 0: 1 s) in a worker thread (through the
+ * isolated reader), show each new state keeping the page and the selected
+ * region, and stop reading once the file says complete (then only watch
+ * whether it is replaced). A file that does not exist yet is waited for.
+ * The header's subtitle says "following… in progress · N calls · updated
+ * HH:MM:SS". Opening another run stops following. */
+void sp_viewer_window_follow(SpViewerWindow *self, GFile *file, double interval_s);
+gboolean sp_viewer_window_is_following(SpViewerWindow *self);
+/* The follow status line (NULL when not following). */
+const char *sp_viewer_window_get_follow_status(SpViewerWindow *self);
+
 /* Show a dismissable one-line message above the pages. */
 void sp_viewer_window_show_banner(SpViewerWindow *self, const char *message);
 
 /*
  * Signals:
  *   "load-finished" (gboolean success): after sp_viewer_window_open().
+ *   "follow-updated" (guint64 calls, gboolean complete): while following,
+ *     after a newly read state is shown (more calls, or completion).
  */
 
 G_END_DECLS

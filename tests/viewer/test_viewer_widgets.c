@@ -6,6 +6,7 @@
  *
  * usage (under xvfb-run): test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR
  */
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "sp-chart.h"
@@ -564,6 +565,89 @@ static void test_window_size_remembered(void)
     ASSERT(!sp_viewer_settings_get_window_size(&w, &h, &max));
 }
 
+/* ---- following a run (--follow) ---- */
+
+typedef struct {
+    gboolean updated, complete;
+    guint64 calls;
+} FollowSeen;
+
+static void on_follow_updated(SpViewerWindow *win, guint64 calls, gboolean complete,
+                              FollowSeen *seen)
+{
+    seen->updated = TRUE;
+    seen->complete = complete;
+    seen->calls = calls;
+}
+
+/* Follow a file that does not exist yet (the window waits), then appears
+ * (shown, complete: polling stops), then is replaced by another run
+ * (followed again) while the user has a page, a selected region and a
+ * zoomed timeline: all three survive the refresh. */
+static void test_follow_keeps_view(void)
+{
+    g_autofree char *path = g_build_filename(out_dir, "follow-widget.h5", NULL);
+    g_unlink(path);
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gtk_window_present(GTK_WINDOW(win));
+    FollowSeen seen = {0};
+    g_signal_connect(win, "follow-updated", G_CALLBACK(on_follow_updated), &seen);
+    g_autoptr(GFile) file = g_file_new_for_path(path);
+    sp_viewer_window_follow(win, file, 0.1);
+    ASSERT(sp_viewer_window_is_following(win));
+    gboolean waited = FALSE;
+    g_timeout_add(400, on_timeout, &waited);
+    wait_for(&waited, 1000);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_LOADING); /* waiting */
+    ASSERT(!seen.updated);
+
+    g_autoptr(GFile) base = g_file_new_for_path(base_path);
+    ASSERT(g_file_copy(base, file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, NULL));
+    ASSERT(wait_for(&seen.updated, 30000));
+    ASSERT(seen.complete);
+    ASSERT(seen.calls > 0);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT(strstr(sp_viewer_window_get_follow_status(win), "run complete") != NULL);
+
+    /* The user's view. */
+    SpSession *session = sp_viewer_window_get_session(win);
+    SpRunDocument *first = sp_session_get_base(session);
+    const sp_run *run = sp_run_document_get_run(first);
+    ASSERT(run->nregions > 1);
+    g_autofree char *region = g_strdup(run->region_names[1]); /* the run goes */
+    sp_session_set_selected_region(session, region);
+    sp_viewer_window_set_page(win, "timeline");
+    SpTimelineChart *chart = sp_timeline_page_get_chart(
+        SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline")));
+    ASSERT(wait_allocated(GTK_WIDGET(chart)));
+    sp_timeline_chart_zoom(chart, 4.0);
+    gint64 t0, t1;
+    sp_timeline_chart_get_window(chart, &t0, &t1);
+
+    /* Another run written to the same path: followed again. */
+    seen.updated = FALSE;
+    g_autoptr(GFile) cand = g_file_new_for_path(cand_path);
+    ASSERT(g_file_copy(cand, file, G_FILE_COPY_OVERWRITE, NULL, NULL, NULL, NULL));
+    ASSERT(wait_for(&seen.updated, 30000));
+    ASSERT(sp_session_get_base(session) != first);
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "timeline");
+    ASSERT_STREQ(sp_session_get_selected_region(session), region);
+    gint64 a, b;
+    sp_timeline_chart_get_window(chart, &a, &b);
+    ASSERT_EQ_I(a, t0);
+    ASSERT_EQ_I(b, t1);
+
+    /* Opening a run stops following. */
+    g_autoptr(GFile) other = g_file_new_for_path(base_path);
+    gboolean done = FALSE;
+    g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    sp_viewer_window_open(win, other, NULL);
+    ASSERT(!sp_viewer_window_is_following(win));
+    ASSERT(wait_for(&done, 30000));
+    close_window(win);
+    g_unlink(path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--summary") == 0) {
@@ -617,6 +701,7 @@ int main(int argc, char **argv)
     RUN(test_estimates_marked);
     RUN(test_compare);
     RUN(test_timeline_zoom_and_pan);
+    RUN(test_follow_keeps_view);
     RUN(test_export_chart);
     RUN(test_window_size_remembered);
     return sp_test_summary();
