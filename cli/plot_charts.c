@@ -186,6 +186,19 @@ static int draw_heatmap(cairo_t *cr, double w, double h, const sp__chart_job *jo
     return rc;
 }
 
+/* st with one colour map over runs[0..n) when st has none (compare and
+ * scaling charts show several runs): *own is that map, for the caller to
+ * free; NULL (n == 0, or no memory) leaves the hash colours. */
+static sp_plot_style style_over_runs(const sp_plot_style *st, const sp_run *const *runs,
+                                     size_t n, sp_color_map **own)
+{
+    sp_plot_style shared = *st;
+    *own = NULL;
+    if (!shared.colors && n)
+        shared.colors = *own = sp_color_map_new(runs, n);
+    return shared;
+}
+
 static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *job,
                         const sp_plot_style *st)
 {
@@ -203,12 +216,9 @@ static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *jo
     if (job->top_n > 0 && (size_t)job->top_n < n)
         n = (size_t)job->top_n;
     size_t *rows = calloc(n + 1, sizeof *rows);
-    sp_plot_style shared = *st;
+    const sp_run *both[2] = {job->run, job->cand};
     sp_color_map *own_colors = NULL;
-    if (!shared.colors && job->run && job->cand) {
-        const sp_run *both[2] = {job->run, job->cand};
-        shared.colors = own_colors = sp_color_map_new(both, 2); /* NULL: hash colours */
-    }
+    sp_plot_style shared = style_over_runs(st, both, job->cand ? 2 : 0, &own_colors);
     int rc = SP_ENOMEM;
     if (rows) {
         for (size_t i = 0; i < n; i++)
@@ -227,10 +237,8 @@ static int draw_scaling(cairo_t *cr, double w, double h, const sp__chart_job *jo
     sp_scaling *s = sp_scaling_study(job->runs, job->nruns, NULL);
     if (!s)
         return SP_EINVAL;
-    sp_plot_style shared = *st;
     sp_color_map *own_colors = NULL;
-    if (!shared.colors)
-        shared.colors = own_colors = sp_color_map_new(job->runs, job->nruns);
+    sp_plot_style shared = style_over_runs(st, job->runs, job->nruns, &own_colors);
     int rc = sp_plot_scaling(cr, w, h, s, job->top_n > 0 ? (size_t)job->top_n : 8, &shared);
     sp_color_map_free(own_colors);
     sp_scaling_free(s);
