@@ -189,8 +189,8 @@ static int draw_heatmap(cairo_t *cr, double w, double h, const sp__chart_job *jo
 /* st with one colour map over runs[0..n) when st has none (compare and
  * scaling charts show several runs): *own is that map, for the caller to
  * free; NULL (n == 0, or no memory) leaves the hash colours. */
-static sp_plot_style style_over_runs(const sp_plot_style *st, const sp_run *const *runs,
-                                     size_t n, sp_color_map **own)
+static sp_plot_style style_over_runs(const sp_plot_style *st, const sp_run *const *runs, size_t n,
+                                     sp_color_map **own)
 {
     sp_plot_style shared = *st;
     *own = NULL;
