@@ -2,8 +2,9 @@
 /*
  * sp_h5_write.c - write an sp_run in the layout of sp_schema.h (SCHEMA.md).
  *
- * The file is written under "<path>.tmp.<pid>" and renamed into place, so
- * path only ever holds a complete file. HDF5 style throughout: handles start
+ * The file is written under "<path>.tmp.<pid>-<host>.<random>", created
+ * exclusively, and renamed into place, so path only ever holds a complete
+ * file. HDF5 style throughout: handles start
  * at H5I_INVALID_HID and every function leaves through one `done:` label
  * that closes what it opened.
  */
@@ -17,6 +18,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
+#include "sp_h5_v2.h"
 
 /* Chunk numeric columns from 4M elements (32 MiB of int64) in chunks of about
  * 1M elements; below that a column is contiguous. See SCHEMA.md, "Why
@@ -493,7 +495,10 @@ static int write_file(const writer *w, hid_t file, const sp_run *run)
 
 int sp__h5_touch_tmp(const char *tmp, const char *path)
 {
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    /* Exclusive and never through a link: a file or symbolic link planted at
+     * the name (shared directories such as /tmp) makes this fail instead of
+     * writing to the link's target. HDF5 then truncates this file, ours. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0)
         return sp__error(SP_EIO, "cannot write '%s': cannot create '%s': %s", path, tmp,
                          strerror(errno));
@@ -559,10 +564,10 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
         return sp__error(SP_EINVAL, "sp_h5_write: run and path are required");
     if ((rc = check_run(run, path)) < 0)
         return rc;
-    size_t tmp_len = strlen(path) + 32;
-    if (!(tmp = malloc(tmp_len)))
+    /* The recorder's unpredictable temporary name (pid, host, 64 random
+     * bits): nobody can plant a link at it in advance. */
+    if (!(tmp = sp_v2_tmp_name(path)))
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);
-    snprintf(tmp, tmp_len, "%s.tmp.%ld", path, (long)getpid());
     if ((rc = sp__h5_touch_tmp(tmp, path)) < 0) {
         free(tmp);
         return rc;

@@ -222,7 +222,10 @@ void sp_options_init(sp_options *o);
  *
  * Calling it again ends the current session (its data and its files are
  * discarded unless sp_finalize() ran) and starts a new one; region handles
- * stay valid. Must not be called while another thread is inside a region.
+ * stay valid. Other threads may keep recording meanwhile (an OpenMP pool
+ * left running): a call they have open when the old session ends is lost
+ * with it, never a crash; their next calls record in the new session
+ * (tests/recorder/test_race_finalize.c, also under ThreadSanitizer).
  * Returns 0, SP_EINVAL for a bad option or environment value, SP_ENOTSUP for
  * a mode this build or machine cannot record, SP_ENOMEM, SP_EIO (the writer
  * thread could not start).

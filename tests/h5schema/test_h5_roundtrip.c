@@ -381,6 +381,35 @@ static void test_hdf5_error_printing_is_restored(void)
     ASSERT(before_func == after_func && before_data == after_data);
 }
 
+static void test_planted_links_are_never_followed(void)
+{
+    /* A shared directory: someone planted symbolic links at the temporary
+     * name the v1 writer once used ("<path>.tmp.<pid>") and at one of the
+     * new form. Writing must neither follow them nor fail because of them. */
+    const char *dir = h5t_tmpdir("rt-links");
+    char target[4096], victim[4096], link_old[4200], link_new[4200];
+    h5t_join(target, sizeof target, dir, "run.h5");
+    h5t_join(victim, sizeof victim, dir, "victim.txt");
+    ASSERT(h5t_write_text(victim, "precious") == 0);
+    snprintf(link_old, sizeof link_old, "%s.tmp.%ld", target, (long)getpid());
+    ASSERT(symlink(victim, link_old) == 0);
+    sp_run *run = h5t_sample_run();
+    ASSERT_MSG(sp_h5_write(run, target) == 0, "%s", sp_last_error());
+    ASSERT_EQ_I(h5t_file_size(victim), 8);
+    struct stat st;
+    ASSERT(lstat(target, &st) == 0 && S_ISREG(st.st_mode));
+    ASSERT_EQ_I(h5t_count_entries(dir, ".tmp."), 1); /* only the planted link */
+
+    /* The exclusive creation itself: a link at the exact name is refused
+     * (EIO naming it) and its target stays as it was. */
+    snprintf(link_new, sizeof link_new, "%s.tmp.1-00000000.0000000000000000", target);
+    ASSERT(symlink(victim, link_new) == 0);
+    ASSERT_EQ_I(sp__h5_touch_tmp(link_new, target), SP_EIO);
+    ASSERT_CONTAINS(sp_last_error(), link_new);
+    ASSERT_EQ_I(h5t_file_size(victim), 8);
+    sp_run_free(run);
+}
+
 int main(void)
 {
     RUN(test_sample_run_roundtrip);
@@ -393,6 +422,7 @@ int main(void)
     RUN(test_write_into_read_only_directory);
     RUN(test_failed_rename_leaves_target_and_no_temp);
     RUN(test_disk_full_keeps_old_file);
+    RUN(test_planted_links_are_never_followed);
     RUN(test_hdf5_error_printing_is_restored);
     h5t_cleanup(sp_test_failed_count);
     return sp_test_summary();

@@ -3,7 +3,8 @@
  * test_race_finalize.c - threads that record while sp_finalize() runs, that
  * start while it runs, and that keep recording after it returned while the
  * next sp_setup() starts a new session (OpenMP pools and I/O threads do all
- * of this). Hundreds of rounds: every finalize returns 0 or SP_EUNBALANCED,
+ * of this), and a setup that replaces an unfinalized session while they
+ * record. Hundreds of rounds: every finalize returns 0 or SP_EUNBALANCED,
  * every run it hands back analyses (calls nest, end >= start), the file it
  * wrote reads back, and a quiet round afterwards counts exactly. Memory
  * errors show under ASan, races under TSan (scripts/test-tsan.sh).
@@ -126,7 +127,7 @@ static void test_race_rounds(void)
 
     pthread_t w[NWORKERS];
     bool workers_running = false;
-    long files = 0, eunbalanced = 0, calls = 0;
+    long files = 0, eunbalanced = 0, calls = 0, replaced = 0;
     for (int round = 0; round < rounds; round++) {
         sp_options o = round_options(dir, round);
         /* Even rounds: the previous round's workers still record while
@@ -145,6 +146,15 @@ static void test_race_rounds(void)
         for (int i = 0; i < round % 7; i++) {
             record_some(16);
             sched_yield();
+        }
+        if (round % 5 == 2) {
+            /* A setup over the unfinalized session while the pool and the
+             * spawner record: the old session is discarded under them. */
+            rc = sp_setup(&o);
+            ASSERT_MSG(rc == 0, "round %d: second setup returned %d: %s", round, rc,
+                       sp_last_error());
+            replaced++;
+            record_some(8);
         }
         sp_run *run = NULL;
         rc = sp_finalize(false, &run);
@@ -184,8 +194,8 @@ static void test_race_rounds(void)
             pthread_join(w[i], NULL);
     }
     printf("race: %d rounds, %ld files read back, %ld calls, %ld short-lived threads, "
-           "%ld finalize(s) with open calls closed\n",
-           rounds, files, calls, atomic_load(&spawned), eunbalanced);
+           "%ld finalize(s) with open calls closed, %ld sessions replaced while recording\n",
+           rounds, files, calls, atomic_load(&spawned), eunbalanced, replaced);
 
     /* After all that, a quiet session still counts exactly. */
     sp_options q = rec_mem_options();
