@@ -77,6 +77,13 @@ static int note_state(sp_v2_read *st)
              "recording in progress or ended without finalize (killed); %" PRIu64
              " call(s) still open were cut at their thread's last event",
              st->open_calls);
+    if (st->torn_blocks) {
+        size_t l = strlen(v);
+        snprintf(v + l, sizeof v - l,
+                 "; the last write failed (a full disk?): %" PRIu64 " block(s) of events "
+                 "after it were damaged and left out",
+                 st->torn_blocks);
+    }
     if (sp_kvlist_set(&st->run->meta, "file_state", v) != 0)
         return SP_ENOMEM;
     if (st->missing[0] && sp_kvlist_set(&st->run->meta, "incomplete_ranks", st->missing) != 0)

@@ -40,6 +40,7 @@ typedef struct sp_v2_read {
     sp__name_index names;
     bool complete;          /* the file's `complete` attribute */
     uint64_t open_calls;    /* calls a killed run left open (all ranks) */
+    uint64_t torn_blocks;   /* blocks after a torn write, dropped (all ranks) */
     char missing[256];      /* ranks whose part could not be opened */
     size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
 } sp_v2_read;

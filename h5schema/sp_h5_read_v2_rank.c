@@ -180,47 +180,37 @@ done:
     return rc;
 }
 
-/* The blocks table, and the events it announces replayed into calls. */
-static int read_events(rank_read *rr)
+/* The call columns a failed replay allocated, gone (a retry allocates
+ * them again). */
+static void drop_calls(sp_rank_data *rk)
 {
-    hid_t gb = H5I_INVALID_HID, ge = H5I_INVALID_HID;
-    sp_v2c c[6];
-    for (int i = 0; i < 6; i++)
-        c[i].dset = H5I_INVALID_HID;
-    int32_t *bthread = NULL;
-    uint32_t *bevents = NULL, *bbegins = NULL, *dt = NULL;
-    int64_t *bt0 = NULL;
+    free(rk->start_ns);
+    free(rk->end_ns);
+    free(rk->region);
+    free(rk->thread);
+    free(rk->parent);
+    rk->start_ns = rk->end_ns = NULL;
+    rk->region = rk->thread = NULL;
+    rk->parent = NULL;
+    rk->ncalls = 0;
+}
+
+/* Blocks [0, k) replayed into calls, their `used` events read from the
+ * event columns c[4] (dt) and c[5] (region) in slabs. *failed: the block a
+ * check failed in, or SIZE_MAX. */
+static int replay_blocks(rank_read *rr, sp_v2c *c, const int32_t *bthread,
+                         const uint32_t *bevents, const uint32_t *bbegins, const int64_t *bt0,
+                         size_t k, uint64_t used, size_t *failed)
+{
+    uint32_t *dt = NULL;
     int32_t *region = NULL;
     sp_v2_replay *rp = NULL;
-    int rc;
-    if ((rc = open_table(rr, SP_NAME2(V2_BLOCKS), &gb)) ||
-        (rc = open_table(rr, SP_NAME2(V2_EVENTS), &ge)) ||
-        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_THREAD), false, &c[0])) ||
-        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_EVENTS), false, &c[1])) ||
-        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_BEGINS), false, &c[2])) ||
-        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_T0), false, &c[3])) ||
-        (rc = sp_v2c_open(rr->file, ge, SP_NAME2(V2_EVENT_DT), false, &c[4])) ||
-        (rc = sp_v2c_open(rr->file, ge, SP_NAME2(V2_EVENT_REGION), false, &c[5])))
-        goto done;
-    hsize_t k = min2(min2(c[0].n, c[1].n), min2(c[2].n, c[3].n));
-    hsize_t e = min2(c[4].n, c[5].n);
-    if ((rc = sp_v2c_read_all(rr->file, &c[0], H5T_NATIVE_INT32, 4, k, (void **)&bthread)) ||
-        (rc = sp_v2c_read_all(rr->file, &c[1], H5T_NATIVE_UINT32, 4, k, (void **)&bevents)) ||
-        (rc = sp_v2c_read_all(rr->file, &c[2], H5T_NATIVE_UINT32, 4, k, (void **)&bbegins)) ||
-        (rc = sp_v2c_read_all(rr->file, &c[3], H5T_NATIVE_INT64, 8, k, (void **)&bt0)))
-        goto done;
-    uint64_t used = 0;
-    for (hsize_t b = 0; b < k; b++)
-        used += bevents[b];
-    if (used > e) {
-        rc = sp__error(SP_EFORMAT, "%s: the blocks announce %" PRIu64 " events, the event "
-                       "columns hold %llu", rr->ctx, used, (unsigned long long)e);
-        goto done;
-    }
     sp_v2_clock_map m;
+    int rc;
+    *failed = SIZE_MAX;
     if ((rc = read_clock(rr, used > 0, &m)) ||
         (rc = sp_v2_replay_new(rr->ctx, rr->rk, rr->rk->nthreads, rr->map, rr->nlocal, &m,
-                               bthread, bevents, bbegins, bt0, (size_t)k, used, &rp)))
+                               bthread, bevents, bbegins, bt0, k, used, &rp)))
         goto done;
     size_t slab = used < SLAB_EVENTS ? (size_t)used : SLAB_EVENTS;
     dt = sp_alloc_big(slab * sizeof *dt);
@@ -232,9 +222,9 @@ static int read_events(rank_read *rr)
     /* Whole blocks per read while they fit a slab; a bigger block in
      * pieces. */
     uint64_t pos = 0;
-    for (size_t b = 0; b < (size_t)k && rc == 0;) {
+    for (size_t b = 0; b < k && rc == 0;) {
         size_t first = b, n = 0;
-        while (b < (size_t)k && n + bevents[b] <= slab)
+        while (b < k && n + bevents[b] <= slab)
             n += bevents[b++];
         if (b == first) { /* one block larger than a slab */
             for (size_t off = 0; off < bevents[b] && rc == 0; off += slab) {
@@ -259,10 +249,78 @@ static int read_events(rank_read *rr)
         if (open && rr->st->complete)
             rc = sp__error(SP_EFORMAT, "%s: %" PRIu64 " calls never end in a finished file",
                            rr->ctx, open);
-        rr->st->open_calls += open;
+        else
+            rr->st->open_calls += open;
     }
+    if (rc == SP_EFORMAT)
+        *failed = sp_v2_replay_failed_block(rp);
 done:
     sp_v2_replay_free(rp);
+    free(dt);
+    free(region);
+    if (rc)
+        drop_calls(rr->rk);
+    return rc;
+}
+
+/* The blocks table, and the events it announces replayed into calls. A
+ * file that did not finish may end in a torn write (the writer's last
+ * append failed: a full disk): its blocks from the first damaged one on
+ * are dropped and counted (file_state says so); a finished file is
+ * refused. */
+static int read_events(rank_read *rr)
+{
+    hid_t gb = H5I_INVALID_HID, ge = H5I_INVALID_HID;
+    sp_v2c c[6];
+    for (int i = 0; i < 6; i++)
+        c[i].dset = H5I_INVALID_HID;
+    int32_t *bthread = NULL;
+    uint32_t *bevents = NULL, *bbegins = NULL;
+    int64_t *bt0 = NULL;
+    int rc;
+    if ((rc = open_table(rr, SP_NAME2(V2_BLOCKS), &gb)) ||
+        (rc = open_table(rr, SP_NAME2(V2_EVENTS), &ge)) ||
+        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_THREAD), false, &c[0])) ||
+        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_EVENTS), false, &c[1])) ||
+        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_BEGINS), false, &c[2])) ||
+        (rc = sp_v2c_open(rr->file, gb, SP_NAME2(V2_BLOCK_T0), false, &c[3])) ||
+        (rc = sp_v2c_open(rr->file, ge, SP_NAME2(V2_EVENT_DT), false, &c[4])) ||
+        (rc = sp_v2c_open(rr->file, ge, SP_NAME2(V2_EVENT_REGION), false, &c[5])))
+        goto done;
+    hsize_t k = min2(min2(c[0].n, c[1].n), min2(c[2].n, c[3].n));
+    hsize_t e = min2(c[4].n, c[5].n);
+    if ((rc = sp_v2c_read_all(rr->file, &c[0], H5T_NATIVE_INT32, 4, k, (void **)&bthread)) ||
+        (rc = sp_v2c_read_all(rr->file, &c[1], H5T_NATIVE_UINT32, 4, k, (void **)&bevents)) ||
+        (rc = sp_v2c_read_all(rr->file, &c[2], H5T_NATIVE_UINT32, 4, k, (void **)&bbegins)) ||
+        (rc = sp_v2c_read_all(rr->file, &c[3], H5T_NATIVE_INT64, 8, k, (void **)&bt0)))
+        goto done;
+    uint64_t used = 0;
+    hsize_t whole = 0; /* blocks whose events the event columns hold */
+    for (hsize_t b = 0; b < k; b++) {
+        if (used + bevents[b] > e)
+            break;
+        used += bevents[b];
+        whole++;
+    }
+    if (whole < k && rr->st->complete) {
+        for (hsize_t b = whole; b < k; b++)
+            used += bevents[b];
+        rc = sp__error(SP_EFORMAT, "%s: the blocks announce %" PRIu64 " events, the event "
+                       "columns hold %llu", rr->ctx, used, (unsigned long long)e);
+        goto done;
+    }
+    size_t failed = SIZE_MAX;
+    rc = replay_blocks(rr, c, bthread, bevents, bbegins, bt0, (size_t)whole, used, &failed);
+    if (rc == SP_EFORMAT && !rr->st->complete && failed < whole) {
+        used = 0;
+        for (size_t b = 0; b < failed; b++)
+            used += bevents[b];
+        whole = failed;
+        rc = replay_blocks(rr, c, bthread, bevents, bbegins, bt0, failed, used, &failed);
+    }
+    if (rc == 0)
+        rr->st->torn_blocks += k - whole;
+done:
     for (int i = 0; i < 6; i++)
         sp_v2c_close(&c[i]);
     if (gb >= 0)
@@ -273,8 +331,6 @@ done:
     free(bevents);
     free(bbegins);
     free(bt0);
-    free(dt);
-    free(region);
     return rc;
 }
 

@@ -130,6 +130,11 @@ int sp_v2_replay_finish(sp_v2_replay *rp, uint64_t *open_calls);
 
 void sp_v2_replay_free(sp_v2_replay *rp);
 
+/* The block a failed feed or finish found damaged, or SIZE_MAX (none, or a
+ * failure not tied to one block). A reader of an unfinished file replays
+ * the blocks before it again (a torn write at the end: a full disk). */
+size_t sp_v2_replay_failed_block(const sp_v2_replay *rp);
+
 /* The whole replay of in-memory tables (memory-only sessions). */
 int sp_v2_replay_all(const char *ctx, sp_rank_data *rk, size_t nthreads,
                      const int32_t *region_map, size_t nregions, const sp_v2_clock_map *m,

@@ -33,13 +33,13 @@ int sp_v2_final_root(const char *tmp, const char *path, size_t nranks, const sp_
         (rc = sp_v2_int_attr(file, SP_NAME2(V2_ROOT_COMPLETE), SP_ST_I32, 1, path)) ||
         (rc = sp_v2_meta_group(file, SP_NAME(METADATA), meta, path)))
         goto done;
-    herr_t closed = H5Fclose(file);
+    rc = sp_v2_file_close(file, path, tmp); /* also after a write error */
     file = H5I_INVALID_HID;
-    H5TRY(closed, "cannot write '%s': closing '%s'", path, tmp);
+    if (rc)
+        goto done;
     created = false;
 done:
-    if (file >= 0)
-        H5Fclose(file);
+    sp_v2_file_discard(file); /* an error: nothing more goes to disk */
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);
@@ -298,14 +298,14 @@ int sp_v2_final_rank(const char *tmp, const char *path, const sp_v2_rank_source 
         goto done;
     H5Gclose(rg);
     rg = H5I_INVALID_HID;
-    herr_t closed = H5Fclose(file);
+    rc = sp_v2_file_close(file, path, tmp); /* also after a write error */
     file = H5I_INVALID_HID;
-    H5TRY(closed, "cannot write '%s': closing '%s'", path, tmp);
+    if (rc)
+        goto done;
 done:
     if (rg >= 0)
         H5Gclose(rg);
-    if (file >= 0)
-        H5Fclose(file);
+    sp_v2_file_discard(file); /* an error: nothing more goes to disk */
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_h5_v2_io.c - appendable columns, name tables, attributes and files of
  * the v2 writers (sp_h5_v2_io.h). */
+#define _GNU_SOURCE /* dup3 */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -142,17 +143,17 @@ int sp_v2_col_append(sp_v2_col *c, const void *data, size_t count, const char *p
     int rc = 0;
     hid_t fspace = H5I_INVALID_HID, mspace = H5I_INVALID_HID;
     hsize_t n1[1] = {c->n + count}, off[1] = {c->n}, cnt[1] = {count};
+    /* The dataset's name first: naming it after a failure would clear
+     * HDF5's error stack, and with it the reason (errno's words). */
     char where[256];
-    H5TRY(H5Dset_extent(c->dset, n1), "cannot write '%s': extending %s", path,
-          sp__h5_path(c->dset, NULL, where, sizeof where));
-    H5TRY(fspace = H5Dget_space(c->dset), "cannot write '%s': %s", path,
-          sp__h5_path(c->dset, NULL, where, sizeof where));
+    sp__h5_path(c->dset, NULL, where, sizeof where);
+    H5TRY(H5Dset_extent(c->dset, n1), "cannot write '%s': extending %s", path, where);
+    H5TRY(fspace = H5Dget_space(c->dset), "cannot write '%s': %s", path, where);
     H5TRY(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, off, NULL, cnt, NULL),
-          "cannot write '%s': %s", path, sp__h5_path(c->dset, NULL, where, sizeof where));
+          "cannot write '%s': %s", path, where);
     H5TRY(mspace = H5Screate_simple(1, cnt, NULL), "cannot write '%s': dataspace", path);
     H5TRY(H5Dwrite(c->dset, sp__h5_mem_type(c->type), mspace, fspace, H5P_DEFAULT, data),
-          "cannot write '%s': appending %zu elements to %s", path, count,
-          sp__h5_path(c->dset, NULL, where, sizeof where));
+          "cannot write '%s': appending %zu elements to %s", path, count, where);
     c->n += count;
 done:
     if (mspace >= 0)
@@ -268,13 +269,13 @@ int sp_v2_int_attr(hid_t loc, const char *name, sp_schema_type type, int64_t val
 {
     int rc = 0;
     hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, name, where, sizeof where);
     H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", path);
     H5TRY(attr = H5Acreate2(loc, name, sp__h5_file_type(type), space, H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", path,
-          sp__h5_path(loc, name, where, sizeof where));
+          "cannot write '%s': cannot create attribute %s", path, where);
     H5TRY(H5Awrite(attr, H5T_NATIVE_INT64, &value), "cannot write '%s': attribute %s", path,
-          sp__h5_path(loc, name, where, sizeof where));
+          where);
 done:
     if (attr >= 0)
         H5Aclose(attr);
@@ -288,12 +289,11 @@ static int str_attr(hid_t loc, const char *name, const char *value, hid_t type, 
 {
     int rc = 0;
     hid_t attr = H5I_INVALID_HID;
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, name, where, sizeof where);
     H5TRY(attr = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", path,
-          sp__h5_path(loc, name, where, sizeof where));
-    H5TRY(H5Awrite(attr, type, &value), "cannot write '%s': attribute %s", path,
-          sp__h5_path(loc, name, where, sizeof where));
+          "cannot write '%s': cannot create attribute %s", path, where);
+    H5TRY(H5Awrite(attr, type, &value), "cannot write '%s': attribute %s", path, where);
 done:
     if (attr >= 0)
         H5Aclose(attr);
@@ -304,9 +304,10 @@ int sp_v2_meta_group(hid_t loc, const char *name, const sp_kvlist *l, const char
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, name, where, sizeof where);
     H5TRY(g = sp_v2_group(loc, name, true), "cannot write '%s': cannot create group %s", path,
-          sp__h5_path(loc, name, where, sizeof where));
+          where);
     H5TRY(type = sp__h5_file_type(SP_ST_STR), "cannot write '%s': string type", path);
     H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", path);
     for (size_t i = 0; i < l->n && rc == 0; i++) {
@@ -389,4 +390,48 @@ char *sp_v2_tmp_name(const char *path)
         snprintf(s, n, "%s.tmp.%ld-%08x.%016llx", path, (long)getpid(), sp_v2_host_hash(),
                  (unsigned long long)r);
     return s;
+}
+
+/* ---------------------------------------------------------------- closing */
+
+/* The sec2 driver's descriptor now refers to /dev/null: every later write
+ * succeeds (no file size limit applies to it, unlike a memory file). */
+void sp_v2_file_abandon(hid_t file)
+{
+    if (file < 0)
+        return;
+    hid_t fapl = H5Fget_access_plist(file);
+    bool sec2 = fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2; /* its handle is an int* */
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    int *fdp = NULL;
+    if (!sec2 || H5Fget_vfd_handle(file, H5P_DEFAULT, (void **)&fdp) < 0 || !fdp || *fdp < 0)
+        return;
+    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (null < 0)
+        return;
+    dup3(null, *fdp, O_CLOEXEC);
+    close(null);
+}
+
+int sp_v2_file_close(hid_t file, const char *path, const char *name)
+{
+    if (file < 0)
+        return 0;
+    int rc = 0;
+    if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) {
+        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
+        sp_v2_file_abandon(file);
+    }
+    if (H5Fclose(file) < 0 && rc == 0)
+        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
+    return rc;
+}
+
+void sp_v2_file_discard(hid_t file)
+{
+    if (file < 0)
+        return;
+    sp_v2_file_abandon(file);
+    H5Fclose(file);
 }

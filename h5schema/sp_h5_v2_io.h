@@ -78,4 +78,25 @@ int sp_v2_fapl(bool swmr, const char *path, hid_t *out);
  * through a link), for path's messages. */
 int sp_v2_file_create(const char *name, hid_t fapl, const char *path, hid_t *out);
 
+/* Closing a file we write, also after a write error (a full disk, a file
+ * size limit). libhdf5 1.10 left to close a file whose writes fail keeps
+ * half-freed state that its exit handler then crashes on (SIGSEGV in
+ * H5F__close_cb at exit(), measured). So once a write has failed, the
+ * file's descriptor is pointed at /dev/null: what HDF5 still flushes goes
+ * nowhere, the close frees everything, and the bytes on disk stay as the
+ * last successful write left them (a reader drops a torn last block). */
+
+/* Point file's descriptor at /dev/null (after a write error, before
+ * closing its objects: their closes flush too). */
+void sp_v2_file_abandon(hid_t file);
+
+/* Flush, abandon on failure, close. Returns 0, or SP_EIO with "cannot
+ * write 'path': closing 'name': reason" when anything could not be written;
+ * the file is closed in every case. file < 0: 0. */
+int sp_v2_file_close(hid_t file, const char *path, const char *name);
+
+/* Close a file whose contents no longer matter (an error path; the caller
+ * removes it): nothing more is written to disk. file < 0: nothing. */
+void sp_v2_file_discard(hid_t file);
+
 #endif /* SP_H5_V2_IO_H */

@@ -63,9 +63,10 @@ int sp_v2_main_create(const char *path, size_t nranks, const sp_kvlist *meta)
     created = true;
     if ((rc = write_main(file, path, nranks, meta)))
         goto done;
-    herr_t closed = H5Fclose(file);
+    rc = sp_v2_file_close(file, path, tmp); /* also after a write error */
     file = H5I_INVALID_HID;
-    H5TRY(closed, "cannot write '%s': closing '%s'", path, tmp);
+    if (rc)
+        goto done;
     if (rename(tmp, path) != 0) {
         rc = sp__error(SP_EIO, "cannot write '%s': cannot rename '%s' into place: %s", path,
                        tmp, strerror(errno));
@@ -73,8 +74,7 @@ int sp_v2_main_create(const char *path, size_t nranks, const sp_kvlist *meta)
     }
     created = false;
 done:
-    if (file >= 0)
-        H5Fclose(file);
+    sp_v2_file_discard(file); /* an error: nothing more goes to disk */
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);

@@ -176,6 +176,7 @@ done:
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);
     if (rc) {
+        sp_v2_file_abandon(p->file); /* a full disk: nothing more to write */
         cols_close(p);
         if (p->file >= 0)
             H5Fclose(p->file);
@@ -247,8 +248,14 @@ int sp_v2_part_close(sp_v2_part *p)
     int rc = 0;
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
+    /* Flush first: after a write error (a full disk) the file is abandoned
+     * before its datasets' closes try to write again (sp_h5_v2_io.h). */
+    if (p->file >= 0 && H5Fflush(p->file, H5F_SCOPE_LOCAL) < 0) {
+        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);
+        sp_v2_file_abandon(p->file);
+    }
     cols_close(p);
-    if (p->file >= 0 && H5Fclose(p->file) < 0)
+    if (p->file >= 0 && H5Fclose(p->file) < 0 && rc == 0)
         rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);
     sp__h5_quiet_end(&quiet);
     free(p->path);

@@ -42,6 +42,7 @@ struct sp_v2_replay {
     thread_state *th;
     int64_t cur_t;      /* tick of the last event fed */
     bool unsorted;      /* some thread's blocks went back in time */
+    size_t failed_block; /* SIZE_MAX, or the block a check failed in */
 };
 
 static int bad(const sp_v2_replay *rp, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -71,6 +72,11 @@ static int alloc_calls(sp_rank_data *rk, size_t n)
         return SP_ENOMEM; /* the run frees what was allocated */
     rk->ncalls = n;
     return 0;
+}
+
+size_t sp_v2_replay_failed_block(const sp_v2_replay *rp)
+{
+    return rp ? rp->failed_block : SIZE_MAX;
 }
 
 void sp_v2_replay_free(sp_v2_replay *rp)
@@ -108,6 +114,7 @@ int sp_v2_replay_new(const char *ctx, sp_rank_data *rk, size_t nthreads,
     if (!rp)
         return sp__error(SP_ENOMEM, "%s: out of memory", ctx);
     rp->ctx = ctx;
+    rp->failed_block = SIZE_MAX;
     rp->rk = rk;
     rp->nthreads = nthreads;
     rp->nregions = nregions;
@@ -193,6 +200,7 @@ int sp_v2_replay_feed(sp_v2_replay *rp, size_t block, size_t offset, const uint3
     if (block >= rp->nblocks || offset != rp->fed_events[block] ||
         n > (size_t)rp->bevents[block] - offset)
         return bad(rp, "events fed out of order (block %zu, event %zu)", block, offset);
+    rp->failed_block = block; /* until the block's events check out */
     int32_t tid = rp->bthread[block];
     thread_state *s = &rp->th[tid];
     sp_rank_data *rk = rp->rk;
@@ -234,6 +242,7 @@ int sp_v2_replay_feed(sp_v2_replay *rp, size_t block, size_t offset, const uint3
                        offset + i, code);
         }
     }
+    rp->failed_block = SIZE_MAX;
     rp->fed_begins[block] = begins;
     rp->fed_events[block] += (uint32_t)n;
     rp->cur_t = t;
@@ -245,10 +254,12 @@ int sp_v2_replay_finish(sp_v2_replay *rp, uint64_t *open_calls)
 {
     uint64_t open = 0;
     for (size_t b = 0; b < rp->nblocks; b++)
-        if (rp->fed_events[b] != rp->bevents[b] || rp->fed_begins[b] != rp->bbegins[b])
+        if (rp->fed_events[b] != rp->bevents[b] || rp->fed_begins[b] != rp->bbegins[b]) {
+            rp->failed_block = b;
             return bad(rp, "block %zu: %" PRIu32 " of %" PRIu32 " events read, %" PRIu32
                        " begins of %" PRIu32, b, rp->fed_events[b], rp->bevents[b],
                        rp->fed_begins[b], rp->bbegins[b]);
+        }
     for (size_t t = 0; t < rp->nthreads; t++) {
         thread_state *s = &rp->th[t];
         if (s->next != s->end)

@@ -18,7 +18,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
-#include "sp_h5_v2.h"
+#include "sp_h5_v2_io.h"
 
 /* Chunk numeric columns from 4M elements (32 MiB of int64) in chunks of about
  * 1M elements; below that a column is contiguous. See SCHEMA.md, "Why
@@ -133,14 +133,13 @@ static int write_str_attr(const writer *w, hid_t loc, const char *name,
 {
     int rc = 0;
     hid_t type = H5I_INVALID_HID, space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, name, where, sizeof where);
     H5TRY(type = sp__h5_file_type(SP_ST_STR), "cannot write '%s': string type", w->path);
     H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", w->path);
     H5TRY(attr = H5Acreate2(loc, name, type, space, H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", w->path,
-          sp__h5_path(loc, name, where, sizeof where));
-    H5TRY(H5Awrite(attr, type, &value), "cannot write '%s': attribute %s", w->path,
-          sp__h5_path(loc, name, where, sizeof where));
+          "cannot write '%s': cannot create attribute %s", w->path, where);
+    H5TRY(H5Awrite(attr, type, &value), "cannot write '%s': attribute %s", w->path, where);
 done:
     if (attr >= 0)
         H5Aclose(attr);
@@ -155,15 +154,15 @@ int sp__h5_write_int_attr(const char *path, hid_t loc, sp_schema_id id, int64_t 
     int rc = 0;
     hid_t space = H5I_INVALID_HID, attr = H5I_INVALID_HID;
     const sp_schema_entry *e = &sp__schema[id];
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, e->name, where, sizeof where);
     H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", path);
     H5TRY(attr = H5Acreate2(loc, e->name, sp__h5_file_type(e->type), space,
                             H5P_DEFAULT, H5P_DEFAULT),
-          "cannot write '%s': cannot create attribute %s", path,
-          sp__h5_path(loc, e->name, where, sizeof where));
+          "cannot write '%s': cannot create attribute %s", path, where);
     /* Convert from int64 in memory: HDF5 narrows to the file type. */
     H5TRY(H5Awrite(attr, H5T_NATIVE_INT64, &value), "cannot write '%s': attribute %s",
-          path, sp__h5_path(loc, e->name, where, sizeof where));
+          path, where);
 done:
     if (attr >= 0)
         H5Aclose(attr);
@@ -196,9 +195,10 @@ static int write_meta_group(const writer *w, hid_t loc, const char *name,
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    char where[256];
+    char where[256]; /* named first: naming clears HDF5's error stack */
+    sp__h5_path(loc, name, where, sizeof where);
     H5TRY(g = create_group(loc, name, true), "cannot write '%s': cannot create group %s",
-          w->path, sp__h5_path(loc, name, where, sizeof where));
+          w->path, where);
     for (size_t i = 0; i < l->n; i++)
         if ((rc = write_str_attr(w, g, l->items[i].key, l->items[i].value)) < 0)
             goto done;
@@ -580,9 +580,10 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
         (rc = sp__h5_file_create(path, tmp, fapl, &file)) < 0 ||
         (rc = write_file(&w, file, run)) < 0)
         goto done;
-    herr_t closed = H5Fclose(file);
+    rc = sp_v2_file_close(file, path, tmp); /* also after a write error */
     file = H5I_INVALID_HID;
-    H5TRY(closed, "cannot write '%s': closing '%s'", path, tmp);
+    if (rc)
+        goto done;
     if (o->fsync && (rc = sync_file(tmp, path)) < 0)
         goto done;
     if (rename(tmp, path) != 0) {
@@ -592,8 +593,7 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
     }
     tmp_exists = false;
 done:
-    if (file >= 0)
-        H5Fclose(file);
+    sp_v2_file_discard(file); /* an error: nothing more goes to disk */
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);

@@ -334,6 +334,15 @@ int sp_finalize(bool verbose, sp_run **results)
             if (wrc == 0 && stream_err) /* written, but calls were lost before */
                 wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while recording "
                                 "(%s); the file holds the calls written before", path, serr);
+            else if (wrc && stream_err) { /* the first failure is the cause (a full disk) */
+                char later[512];
+                snprintf(later, sizeof later, "%s", sp_last_error());
+                wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while recording "
+                                "(%s); the streamed file keeps what was written before; "
+                                "then: %s", path, serr, later);
+            }
+            if (wrc) /* before reading back, which may fail and retry */
+                snprintf(werr, sizeof werr, "%s", sp_last_error());
             if (want) {
                 /* The finished file; after a failure the streamed one; a
                  * file never made: the calls in memory. */
@@ -347,7 +356,7 @@ int sp_finalize(bool verbose, sp_run **results)
             }
         }
         sp_v2_events_free(&extra);
-        if (wrc)
+        if (wrc && !werr[0])
             snprintf(werr, sizeof werr, "%s", sp_last_error());
     }
     sp__stream_unlock();

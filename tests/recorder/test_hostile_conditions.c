@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_hostile_conditions.c - the recorder under conditions its users create
+ * without meaning to (issue 13, "the recorder survives its users"):
+ *   - region and thread names that are not valid UTF-8 (a Latin-1 string, a
+ *     thread named with a stray byte): the run is written, names kept;
+ *   - fork(): the child records nothing, its sp_finalize() (run after the
+ *     parent's) returns SP_ESTATE and never touches the parent's file;
+ *   - links planted at the names the recorder writes next to its target (the
+ *     rank part, a temporary of the old predictable form, the target
+ *     itself): none is followed, the link's target stays as it was;
+ *   - a nearly full disk (a file-size limit, which binds root too): finalize
+ *     returns SP_EIO with a one-line reason, no crash, no temporary left.
+ */
+#include <dirent.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "rec_util.h"
+#include "sp_test.h"
+
+/* Directory entries whose name contains needle. */
+static int count_entries(const char *dir, const char *needle)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *e;
+    while (d && (e = readdir(d)))
+        n += strstr(e->d_name, needle) != NULL;
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static long file_size(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0 ? (long)st.st_size : -1;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs(text, f);
+    return fclose(f);
+}
+
+static sp_options file_options(const char *path)
+{
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    return o;
+}
+
+/* ---------------------------------------------------------------- names */
+
+static void *latin1_thread(void *arg)
+{
+    (void)arg;
+    /* A library that names its thread with a byte that is not UTF-8. */
+    pthread_setname_np(pthread_self(), "io\xff" "thread");
+    sp_region *r = sp_region_get("caf\xe9 latin-1");
+    for (int i = 0; i < 3; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
+    return NULL;
+}
+
+static void test_names_that_are_not_utf8(void)
+{
+    rec_clear_env();
+    const char *dir = rec_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/names.h5", dir);
+    sp_options o = file_options(path);
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    sp_region *bad = sp_region_get("half \xc3"); /* a cut UTF-8 sequence */
+    ASSERT(bad != NULL);
+    sp_region_begin(bad);
+    sp_region_end(bad);
+    pthread_t t;
+    ASSERT_EQ_I(pthread_create(&t, NULL, latin1_thread, NULL), 0);
+    pthread_join(t, NULL);
+    ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
+
+    /* The file exists and keeps every call; the reader shows each byte that
+     * is not UTF-8 as \xNN (SCHEMA.md, "Names are stored as bytes"). */
+    sp_run *back = sp_read_h5(path);
+    ASSERT_MSG(back != NULL, "%s", sp_last_error());
+    if (!back)
+        return;
+    ASSERT_EQ_U(rec_count(back, "caf\\xe9 latin-1"), 3);
+    ASSERT_EQ_U(rec_count(back, "half \\xc3"), 1);
+    bool thread_found = false;
+    for (size_t i = 0; i < back->ranks[0].nthreads; i++) {
+        const char *n = back->ranks[0].threads[i].name;
+        thread_found |= n && strcmp(n, "io\\xffthread") == 0;
+    }
+    ASSERT_MSG(thread_found, "thread name io\\xffthread not found");
+    sp_run_free(back);
+}
+
+/* ---------------------------------------------------------------- fork */
+
+static void test_fork_child_finalizing_last(void)
+{
+    rec_clear_env();
+    const char *dir = rec_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/parent.h5", dir);
+    sp_options o = file_options(path);
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    sp_region *before = sp_region_get("before_fork");
+    sp_region *parent_only = sp_region_get("parent_after_fork");
+    sp_region *child_only = sp_region_get("child_after_fork");
+    for (int i = 0; i < 10; i++) {
+        sp_region_begin(before);
+        sp_region_end(before);
+    }
+    int go[2]; /* the parent tells the child when it has finalized */
+    ASSERT_EQ_I(pipe(go), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        close(go[1]);
+        for (int i = 0; i < 1000; i++) { /* records nothing: not its session */
+            sp_region_begin(child_only);
+            sp_region_end(child_only);
+        }
+        char c;
+        if (read(go[0], &c, 1) != 1)
+            _exit(3);
+        int rc = sp_finalize(false, NULL); /* after the parent's */
+        _exit(rc == SP_ESTATE ? 0 : 1);
+    }
+    close(go[0]);
+    for (int i = 0; i < 7; i++) {
+        sp_region_begin(parent_only);
+        sp_region_end(parent_only);
+    }
+    ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
+    long size_after_parent = file_size(path);
+    ASSERT(write(go[1], "x", 1) == 1);
+    close(go[1]);
+    int status = 0;
+    ASSERT(waitpid(pid, &status, 0) == pid);
+    ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
+
+    /* The parent's file is the parent's: untouched by the child. */
+    ASSERT_EQ_I(file_size(path), size_after_parent);
+    sp_run *back = sp_read_h5(path);
+    ASSERT_MSG(back != NULL, "%s", sp_last_error());
+    if (back) {
+        ASSERT_EQ_U(rec_count(back, "before_fork"), 10);
+        ASSERT_EQ_U(rec_count(back, "parent_after_fork"), 7);
+        ASSERT_EQ_U(rec_count(back, "child_after_fork"), 0);
+        sp_run_free(back);
+    }
+    /* Nothing else was written next to it (no part, no temporary). */
+    ASSERT_EQ_I(count_entries(dir, "parent.h5"), 1);
+}
+
+/* ---------------------------------------------------------------- links */
+
+static void test_planted_links(void)
+{
+    rec_clear_env();
+    const char *dir = rec_tmpdir();
+    char path[4200], victim[4200], part[4300], old_tmp[4300], victim2[4200];
+    snprintf(path, sizeof path, "%s/linked.h5", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    snprintf(victim2, sizeof victim2, "%s/victim2.txt", dir);
+    snprintf(part, sizeof part, "%s.rank0.part", path);
+    snprintf(old_tmp, sizeof old_tmp, "%s.tmp.%ld", path, (long)getpid());
+    ASSERT_EQ_I(write_text(victim, "precious"), 0);
+    ASSERT_EQ_I(write_text(victim2, "also precious"), 0);
+    ASSERT_EQ_I(symlink(victim, part), 0);
+    ASSERT_EQ_I(symlink(victim, old_tmp), 0);
+    ASSERT_EQ_I(symlink(victim2, path), 0); /* the target itself is a link */
+
+    sp_options o = file_options(path);
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    sp_region *r = sp_region_get("linked_region");
+    for (int i = 0; i < 5; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
+    ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
+
+    ASSERT_EQ_I(file_size(victim), 8);
+    ASSERT_EQ_I(file_size(victim2), 13);
+    struct stat st;
+    ASSERT(lstat(path, &st) == 0 && S_ISREG(st.st_mode)); /* the link was replaced */
+    sp_run *back = sp_read_h5(path);
+    ASSERT_MSG(back != NULL, "%s", sp_last_error());
+    if (back) {
+        ASSERT_EQ_U(rec_count(back, "linked_region"), 5);
+        sp_run_free(back);
+    }
+}
+
+/* ---------------------------------------------------------------- disk full */
+
+/* In a child limited to limit_k KiB of file: record with pauses (the
+ * writer flushes between them), finalize, and leave through exit() so
+ * HDF5's exit handler runs (it crashed on a file left half-closed).
+ * Exit 0: SP_EIO naming the reason on one line. */
+static void full_disk_child(const char *path, long limit_k)
+{
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit lim = {(rlim_t)limit_k * 1024, (rlim_t)limit_k * 1024};
+    setrlimit(RLIMIT_FSIZE, &lim);
+    sp_options o = file_options(path);
+    o.flush_interval = 0.05;
+    if (sp_setup(&o) != 0)
+        exit(10);
+    sp_region *outer = sp_region_get("full_outer"), *inner = sp_region_get("full_inner");
+    const struct timespec pause = {0, 60 * 1000 * 1000};
+    for (int i = 0; i < 600000; i++) {
+        sp_region_begin(outer);
+        sp_region_begin(inner);
+        sp_region_end(inner);
+        sp_region_end(outer);
+        if (i % 50000 == 49999)
+            nanosleep(&pause, NULL);
+    }
+    sp_run *run = NULL;
+    int rc = sp_finalize(false, &run);
+    const char *msg = sp_last_error();
+    int ok = rc == SP_EIO && strstr(msg, path) && strstr(msg, "File too large") &&
+             !strchr(msg, '\n');
+    if (!ok)
+        fprintf(stderr, "child (%ld KiB): rc %d, message '%s'\n", limit_k, rc, msg);
+    sp_run_free(run);
+    exit(ok ? 0 : 1);
+}
+
+static void test_nearly_full_disk(void)
+{
+    /* From a few kilobytes left (nothing but headers fit) to room for a
+     * good part of the calls: the write fails at every stage. */
+    static const long limits_k[] = {16, 64, 128, 192, 256, 320};
+    for (size_t l = 0; l < sizeof limits_k / sizeof *limits_k; l++) {
+        rec_clear_env();
+        const char *dir = rec_tmpdir();
+        char path[4200];
+        snprintf(path, sizeof path, "%s/full.h5", dir);
+        fflush(NULL);
+        pid_t pid = fork();
+        ASSERT(pid >= 0);
+        if (pid == 0)
+            full_disk_child(path, limits_k[l]);
+        int status = 0;
+        ASSERT(waitpid(pid, &status, 0) == pid);
+        ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                   "%ld KiB: child status %d (signal %d)", limits_k[l], status,
+                   WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        ASSERT_EQ_I(count_entries(dir, ".tmp."), 0); /* no temporary left behind */
+        /* What is at the path is the streamed file: it reads with the calls
+         * written before the disk filled up, or (nothing fitted) is refused
+         * as damaged; never a crash. */
+        sp_run *back = rec_exists(path) ? sp_read_h5(path) : NULL;
+        size_t calls = back ? back->ranks[0].ncalls : 0;
+        printf("  %ld KiB left: %zu calls kept%s\n", limits_k[l], calls,
+               back ? "" : " (file refused as damaged)");
+        if (limits_k[l] >= 192)
+            ASSERT_MSG(calls > 0, "%ld KiB: no call kept: %s", limits_k[l],
+                       back ? "" : sp_last_error());
+        sp_run_free(back);
+    }
+}
+
+int main(void)
+{
+    rec_clear_env();
+    RUN(test_names_that_are_not_utf8);
+    RUN(test_fork_child_finalizing_last);
+    RUN(test_planted_links);
+    RUN(test_nearly_full_disk);
+    return sp_test_summary();
+}
