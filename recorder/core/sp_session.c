@@ -325,12 +325,13 @@ int sp_finalize(bool verbose, sp_run **results)
             rc = sp__stream_replay_into(run, &m, mem);
             if (rc == 0 && mpi)
                 wrc = sp__mpi_finalize(&run, NULL, &verbose, want);
-        } else if (rc == 0 && mpi) {
-            wrc = sp__mpi_finalize_stream(&run, path, part, ev, &calib, &verbose, want);
         } else if (rc == 0) {
             char serr[512];
             int stream_err = part ? sp__stream_error(serr, sizeof serr) : 0;
-            wrc = sp__stream_write_file(run, path, part, ev, &calib);
+            if (mpi)
+                wrc = sp__mpi_finalize_stream(&run, path, part, ev, &calib, &verbose, want);
+            else
+                wrc = sp__stream_write_file(run, path, part, ev, &calib);
             if (wrc == 0 && stream_err) /* written, but calls were lost before */
                 wrc = sp__error(stream_err, "sp_finalize: writing '%s' failed while recording "
                                 "(%s); the file holds the calls written before", path, serr);
@@ -343,7 +344,7 @@ int sp_finalize(bool verbose, sp_run **results)
             }
             if (wrc) /* before reading back, which may fail and retry */
                 snprintf(werr, sizeof werr, "%s", sp_last_error());
-            if (want) {
+            if (want && !mpi) { /* MPI: sp__mpi_finalize_stream read it back */
                 /* The finished file; after a failure the streamed one; a
                  * file never made: the calls in memory. */
                 sp_run *back = wrc == 0 || part ? read_back(path) : NULL;
