@@ -81,16 +81,8 @@ int sp__h5_write_opts(const sp_run *run, const char *path,
 /* ---- pieces of sp_h5_write() for the MPI writers (sp_h5_write_mpi*.c),
  * which write a file one rank group at a time ---- */
 
-/* Create (truncate) the temporary file tmp with open(2) before HDF5 does:
- * errno explains a missing directory or a permission problem far better. */
-int sp__h5_touch_tmp(const char *tmp, const char *path);
-
 /* New file access properties of every writer (the 1.8 file format). */
 int sp__h5_file_access(const char *path, hid_t *out);
-
-/* H5Fcreate tmp (truncating) with fapl and the file creation properties of
- * every writer; messages name the target path. */
-int sp__h5_file_create(const char *path, const char *tmp, hid_t fapl, hid_t *file);
 
 /* A scalar integer attribute of table entry id on loc, from value. */
 int sp__h5_write_int_attr(const char *path, hid_t loc, sp_schema_id id, int64_t value);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -358,15 +359,31 @@ int sp_v2_file_create(const char *name, hid_t fapl, const char *path, hid_t *out
     if (fd < 0)
         return sp__error(SP_EIO, "cannot write '%s': cannot create '%s': %s", path, name,
                          strerror(errno));
+    /* Room for what H5Fcreate writes at once: when libhdf5 1.10's create
+     * itself fails on a full disk it keeps internal state it cannot free
+     * (it prints "infinite loop closing library" at exit). A disk without
+     * 64 KiB left is refused here, with errno's words; ENOSPC / EFBIG only:
+     * a file system without fallocate is fine. */
+    int e = posix_fallocate(fd, 0, 64 * 1024);
     close(fd);
     unlink(name);
+    if (e == ENOSPC || e == EFBIG || e == EDQUOT)
+        return sp__error(SP_EIO, "cannot write '%s': cannot create '%s': %s", path, name,
+                         strerror(e));
     int rc = 0;
     hid_t fcpl = H5I_INVALID_HID;
     *out = H5I_INVALID_HID;
     H5TRY(fcpl = H5Pcreate(H5P_FILE_CREATE), "cannot write '%s'", path);
     H5TRY(H5Pset_obj_track_times(fcpl, false), "cannot write '%s'", path);
-    H5TRY(*out = H5Fcreate(name, H5F_ACC_EXCL, fcpl, fapl),
-          "cannot write '%s': cannot create '%s'", path, name);
+    *out = H5Fcreate(name, H5F_ACC_EXCL, fcpl, fapl);
+    if (*out < 0) {
+        rc = sp__h5_error(SP_EIO, "cannot write '%s': cannot create '%s'", path, name);
+        /* Created, then failed (the name is ours: it did not exist a moment
+         * ago and nobody can predict it). */
+        struct stat st;
+        if (lstat(name, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+            unlink(name);
+    }
 done:
     if (fcpl >= 0)
         H5Pclose(fcpl);

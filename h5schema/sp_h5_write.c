@@ -493,19 +493,6 @@ static int write_file(const writer *w, hid_t file, const sp_run *run)
 
 /* ---------------------------------------------------------------- entry */
 
-int sp__h5_touch_tmp(const char *tmp, const char *path)
-{
-    /* Exclusive and never through a link: a file or symbolic link planted at
-     * the name (shared directories such as /tmp) makes this fail instead of
-     * writing to the link's target. HDF5 then truncates this file, ours. */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return sp__error(SP_EIO, "cannot write '%s': cannot create '%s': %s", path, tmp,
-                         strerror(errno));
-    close(fd);
-    return 0;
-}
-
 int sp__h5_file_access(const char *path, hid_t *out)
 {
     int rc = 0;
@@ -521,21 +508,6 @@ int sp__h5_file_access(const char *path, hid_t *out)
 done:
     if (fapl >= 0)
         H5Pclose(fapl);
-    return rc;
-}
-
-int sp__h5_file_create(const char *path, const char *tmp, hid_t fapl, hid_t *file)
-{
-    int rc = 0;
-    hid_t fcpl = H5I_INVALID_HID;
-    *file = H5I_INVALID_HID;
-    H5TRY(fcpl = H5Pcreate(H5P_FILE_CREATE), "cannot write '%s'", path);
-    H5TRY(H5Pset_obj_track_times(fcpl, false), "cannot write '%s'", path); /* root group */
-    H5TRY(*file = H5Fcreate(tmp, H5F_ACC_TRUNC, fcpl, fapl),
-          "cannot write '%s': cannot create '%s'", path, tmp);
-done:
-    if (fcpl >= 0)
-        H5Pclose(fcpl);
     return rc;
 }
 
@@ -568,17 +540,16 @@ int sp__h5_write_opts(const sp_run *run, const char *path, const sp__h5_write_op
      * bits): nobody can plant a link at it in advance. */
     if (!(tmp = sp_v2_tmp_name(path)))
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);
-    if ((rc = sp__h5_touch_tmp(tmp, path)) < 0) {
-        free(tmp);
-        return rc;
-    }
-    tmp_exists = true;
     writer w = {.path = path, .o = o};
     sp__h5_quiet_begin(&quiet);
 
+    /* Created exclusively, never through a link, after checking the disk
+     * has room for it (sp_v2_file_create). */
     if ((rc = sp__h5_file_access(path, &fapl)) < 0 ||
-        (rc = sp__h5_file_create(path, tmp, fapl, &file)) < 0 ||
-        (rc = write_file(&w, file, run)) < 0)
+        (rc = sp_v2_file_create(tmp, fapl, path, &file)) < 0)
+        goto done;
+    tmp_exists = true;
+    if ((rc = write_file(&w, file, run)) < 0)
         goto done;
     rc = sp_v2_file_close(file, path, tmp); /* also after a write error */
     file = H5I_INVALID_HID;

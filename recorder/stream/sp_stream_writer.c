@@ -39,8 +39,10 @@ static int64_t mono_ns(void) { return sp__mono_ns(); }
 /* The condition lives as long as the process: a recording thread may
  * still call wake() (loaded from sp__pool_wake) after the writer stopped. */
 static pthread_once_t wake_cond_once = PTHREAD_ONCE_INIT;
+static bool wake_cond_ready;
 static void init_wake_cond(void)
 {
+    wake_cond_ready = true;
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -191,6 +193,10 @@ int sp__writer_start(const sp__writer_setup *s)
         if (frc == 0)
             frc = sp_v2_part_create(sp__cons.part_path, &ps, &sp__cons.part);
         if (frc != 0) {
+            if (sp__cons.main_created) { /* it would link to a part that is not there */
+                unlink(sp__cons.path);
+                sp__cons.main_created = false;
+            }
             sp__cons.memory = true;
             snprintf(sp__cons.errmsg, sizeof sp__cons.errmsg, "%s", sp_last_error());
             sp__cons.err = frc; /* reported by finalize if it fails again */
@@ -279,8 +285,20 @@ void sp__stream_recount_drops(sp__balance *bal)
 void sp__stream_lock(void) { pthread_mutex_lock(&sp__cons.lock); }
 void sp__stream_unlock(void) { pthread_mutex_unlock(&sp__cons.lock); }
 
-void sp__stream_fork_prepare(void) { pthread_mutex_lock(&sp__cons.lock); }
-void sp__stream_fork_parent(void) { pthread_mutex_unlock(&sp__cons.lock); }
+/* Both locks are held across fork() by the forking thread (the order the
+ * rest of this file nests them in), so the child gets them in a known
+ * state and unlocks them: it is that thread. */
+void sp__stream_fork_prepare(void)
+{
+    pthread_mutex_lock(&sp__cons.lock);
+    pthread_mutex_lock(&wake_lock);
+}
+
+void sp__stream_fork_parent(void)
+{
+    pthread_mutex_unlock(&wake_lock);
+    pthread_mutex_unlock(&sp__cons.lock);
+}
 
 void sp__stream_fork_child(void)
 {
@@ -294,8 +312,12 @@ void sp__stream_fork_child(void)
     sp__cons.main_created = false;
     free(sp__cons.part_path);
     sp__cons.part_path = NULL;
-    pthread_mutex_init(&sp__cons.lock, NULL);
-    pthread_mutex_init(&wake_lock, NULL);
+    pthread_mutex_unlock(&wake_lock);
+    pthread_mutex_unlock(&sp__cons.lock);
+    /* The parent's writer may have been waiting on the condition: a waiter
+     * that does not exist here. A fresh one for the child's own writer. */
+    if (wake_cond_ready)
+        init_wake_cond();
 }
 
 void sp__stream_drain(void)
