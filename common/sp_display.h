@@ -14,8 +14,9 @@
  *   invalid UTF-8 bytes  ->  \xNN
  *
  * Everything else (printable ASCII and UTF-8, backslash included) is copied.
- * The CLI applies this to all of stdout and stderr (cli_output.c); the
- * viewer to what it prints.
+ * The CLI applies this to all of stdout and stderr (cli_output.c); plots/
+ * to every chart label (sp_plot_text.c); the viewer to what it prints and
+ * to every string from a file its widgets show (viewer/sp-viewer-text.h).
  */
 #ifndef SP_DISPLAY_H
 #define SP_DISPLAY_H

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_plot_text.c - measuring, ellipsizing and drawing text with Pango. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "sp_display.h"
 #include "sp_error.h"
 #include "sp_plot_internal.h"
 
@@ -13,13 +16,38 @@ static void use_font(sp__canvas *c, sp__font f)
     }
 }
 
+/* Every text a chart draws goes into the layout here: region and thread
+ * names, file names and metadata come from run files, so they are escaped
+ * (sp_display.h: "\x1b", "\r", "\u202e", ...) and measured as drawn. Safe
+ * text (nearly all) is set as it is. */
+static void set_layout_text(PangoLayout *layout, const char *text)
+{
+    if (!text)
+        text = "";
+    if (sp_display_is_safe(text)) {
+        pango_layout_set_text(layout, text, -1);
+        return;
+    }
+    size_t len = strlen(text);
+    char small[1024];
+    char *buf = 4 * len <= sizeof small ? small : malloc(4 * len);
+    if (!buf) {
+        pango_layout_set_text(layout, "?", -1);
+        return;
+    }
+    size_t n = sp_display_escape_bytes(buf, text, len, 0, NULL);
+    pango_layout_set_text(layout, buf, (int)n);
+    if (buf != small)
+        free(buf);
+}
+
 /* Put text in the layout without width limit. */
 static void set_plain(sp__canvas *c, sp__font f, const char *text)
 {
     use_font(c, f);
     pango_layout_set_width(c->layout, -1);
     pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_NONE);
-    pango_layout_set_text(c->layout, text ? text : "", -1);
+    set_layout_text(c->layout, text);
 }
 
 void sp__text_size(sp__canvas *c, sp__font f, const char *text, double *w, double *h)
@@ -112,7 +140,7 @@ void sp__draw_empty_msg(sp__canvas *c, const char *message)
     pango_layout_set_wrap(c->layout, PANGO_WRAP_WORD_CHAR);
     pango_layout_set_alignment(c->layout, PANGO_ALIGN_CENTER);
     pango_layout_set_single_paragraph_mode(c->layout, FALSE);
-    pango_layout_set_text(c->layout, message ? message : "No data", -1);
+    set_layout_text(c->layout, message ? message : "No data"); /* may quote a name */
     int pw, ph;
     pango_layout_get_size(c->layout, &pw, &ph);
     double th = (double)ph / PANGO_SCALE;

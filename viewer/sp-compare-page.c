@@ -15,6 +15,7 @@
 #include "sp-timeline-chart.h"
 #include "sp-viewer-format.h"
 #include "sp-viewer-screenshot.h"
+#include "sp-viewer-text.h"
 
 typedef enum { FIELD_NAME, FIELD_BASE, FIELD_CAND, FIELD_CHANGE, FIELD_IMPACT, FIELD_VERDICT,
                N_FIELDS } Field;
@@ -317,7 +318,8 @@ static int draw_scaling(cairo_t *cr, double w, double h, const sp_plot_style *st
 static void grid_cell(GtkGrid *g, int col, int row, const char *text, gboolean numeric,
                       const char *css)
 {
-    GtkWidget *l = gtk_label_new(text);
+    g_autofree char *owned = NULL;
+    GtkWidget *l = gtk_label_new(sp_viewer_text(text, &owned)); /* region names */
     gtk_label_set_xalign(GTK_LABEL(l), numeric ? 1 : 0);
     if (numeric)
         gtk_widget_add_css_class(l, "numeric");

@@ -96,24 +96,35 @@ static gboolean on_key(GtkEventControllerKey *c, guint keyval, guint code, GdkMo
     return FALSE;
 }
 
+char *sp_flame_chart_describe_node(SpFlameChart *self, int node)
+{
+    g_return_val_if_fail(SP_IS_FLAME_CHART(self), NULL);
+    if (!self->doc || node <= 0)
+        return NULL;
+    const sp_run *run = sp_run_document_get_run(self->doc);
+    if ((size_t)node >= run->tree.nnodes)
+        return NULL;
+    const sp_tree_node *n = &run->tree.nodes[node];
+    g_autofree char *path = sp_run_document_tree_path(self->doc, node); /* escaped names */
+    g_autofree char *path_esc = g_markup_escape_text(path, -1);
+    g_autofree char *name =
+        g_markup_escape_text(sp_run_document_get_region_label(self->doc, n->region), -1);
+    g_autofree char *incl = sp_format_duration(n->incl_s);
+    g_autofree char *own = sp_format_duration(n->own_s);
+    g_autofree char *calls = sp_format_count(n->calls);
+    return g_strdup_printf("<b>%s</b>\nInclusive: %s\nOwn: %s\nCalls: %s\n"
+                           "<span size='small'>%s</span>\n"
+                           "<span size='small'>Double-click to zoom in</span>",
+                           name, incl, own, calls, path_esc);
+}
+
 static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard,
                                  GtkTooltip *tooltip, SpFlameChart *self)
 {
     int node = keyboard ? -1 : hit(self, x, y);
-    if (node <= 0)
+    g_autofree char *text = node > 0 ? sp_flame_chart_describe_node(self, node) : NULL;
+    if (!text)
         return FALSE;
-    const sp_run *run = sp_run_document_get_run(self->doc);
-    const sp_tree_node *n = &run->tree.nodes[node];
-    g_autofree char *path = sp_run_document_tree_path(self->doc, node);
-    g_autofree char *path_esc = g_markup_escape_text(path, -1);
-    g_autofree char *name = g_markup_escape_text(run->region_names[n->region], -1);
-    g_autofree char *incl = sp_format_duration(n->incl_s);
-    g_autofree char *own = sp_format_duration(n->own_s);
-    g_autofree char *calls = sp_format_count(n->calls);
-    g_autofree char *text = g_strdup_printf("<b>%s</b>\nInclusive: %s\nOwn: %s\nCalls: %s\n"
-                                            "<span size='small'>%s</span>\n"
-                                            "<span size='small'>Double-click to zoom in</span>",
-                                            name, incl, own, calls, path_esc);
     gtk_tooltip_set_markup(tooltip, text);
     return TRUE;
 }

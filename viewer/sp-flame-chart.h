@@ -24,6 +24,10 @@ void sp_flame_chart_set_selected_node(SpFlameChart *self, int node);
 /* Draw node full width (0 = the root). */
 void sp_flame_chart_set_root(SpFlameChart *self, int node);
 int sp_flame_chart_get_root(SpFlameChart *self);
+/* The hover tooltip of a call-tree node (node > 0), as Pango markup with the
+ * names escaped for display; NULL without a document or for an unknown
+ * node. Newly allocated. */
+char *sp_flame_chart_describe_node(SpFlameChart *self, int node);
 
 /*
  * Signals:

@@ -3,6 +3,7 @@
 #include "sp-info-page.h"
 
 #include "sp-viewer-format.h"
+#include "sp-viewer-text.h"
 
 struct _SpInfoPage {
     GtkWidget parent_instance;
@@ -23,7 +24,8 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SpInfoPage, sp_info_page, GTK_TYPE_WIDGET,
 
 static void add_heading(SpInfoPage *self, const char *text)
 {
-    GtkWidget *label = gtk_label_new(text);
+    g_autofree char *owned = NULL;
+    GtkWidget *label = gtk_label_new(sp_viewer_text(text, &owned));
     gtk_label_set_xalign(GTK_LABEL(label), 0);
     gtk_widget_add_css_class(label, "heading");
     gtk_widget_set_margin_top(label, gtk_widget_get_first_child(GTK_WIDGET(self->content)) ? 18 : 0);
@@ -39,15 +41,20 @@ static GtkWidget *add_list(SpInfoPage *self)
     return list;
 }
 
+/* A key and its value; both may come from the file: escaped
+ * (sp-viewer-text.h) before the value is cut, so the cut lands on a
+ * character of valid UTF-8. */
 static void add_row(GtkWidget *list, const char *key, const char *value)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 24);
-    GtkWidget *k = gtk_label_new(key);
+    g_autofree char *key_owned = NULL, *value_owned = NULL;
+    GtkWidget *k = gtk_label_new(sp_viewer_text(key, &key_owned));
+    size_t raw_bytes = value ? strlen(value) : 0;
+    value = sp_viewer_text(value, &value_owned);
     g_autofree char *cut = NULL;
     if (value && g_utf8_strlen(value, MAX_VALUE_CHARS * 4 + 4) > MAX_VALUE_CHARS) {
         char *end = g_utf8_offset_to_pointer(value, MAX_VALUE_CHARS);
-        cut = g_strdup_printf("%.*s… (%zu bytes in all)", (int)(end - value), value,
-                              strlen(value));
+        cut = g_strdup_printf("%.*s… (%zu bytes in all)", (int)(end - value), value, raw_bytes);
         value = cut;
     }
     GtkWidget *v = gtk_label_new(value && *value ? value : "—");

@@ -68,6 +68,11 @@ void sp_line_item_set_source(SpLineItem *self, const char *text)
 {
     g_free(self->source);
     self->source = text ? g_strchug(g_strdup(text)) : NULL;
+    /* Tabs inside a line are layout, not content: spaces, so the cell's
+     * escaping (sp-viewer-text.h) leaves them readable. */
+    for (char *p = self->source; p && *p; p++)
+        if (*p == '\t')
+            *p = ' ';
     self->state = text ? SP_LINE_SOURCE_FOUND : SP_LINE_SOURCE_MISSING;
 }
 

@@ -8,8 +8,9 @@
 #include "sp-list-columns.h"
 #include "sp-share-bar.h"
 #include "sp-source-cache.h"
-#include "sp-viewer-settings.h"
 #include "sp-viewer-format.h"
+#include "sp-viewer-settings.h"
+#include "sp-viewer-text.h"
 
 typedef enum {
     FIELD_FUNCTION, FIELD_LOCATION, FIELD_SAMPLES, FIELD_TIME, FIELD_PERCENT, FIELD_SOURCE,
@@ -219,7 +220,8 @@ static void on_sources_changed(SpSourceCache *cache, SpLinesPage *self) { fill_s
 static void show_empty(SpLinesPage *self, gboolean run_has_lines)
 {
     const sp_run *run = self->doc ? sp_run_document_get_run(self->doc) : NULL;
-    const char *name = run && self->region >= 0 ? run->region_names[self->region] : NULL;
+    const char *name =
+        run && self->region >= 0 ? sp_run_document_get_region_label(self->doc, self->region) : NULL;
     g_autofree char *esc = name ? g_markup_escape_text(name, -1) : NULL;
     g_autofree char *text = NULL;
     if (run_has_lines) {
@@ -370,7 +372,8 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpLinesPage *self)
 
     GtkStringList *names = gtk_string_list_new(NULL);
     for (guint i = 0; i < self->line_regions->len; i++)
-        gtk_string_list_append(names, run->region_names[g_array_index(self->line_regions, int, i)]);
+        gtk_string_list_append(names, sp_run_document_get_region_label(
+                                          self->doc, g_array_index(self->line_regions, int, i)));
     GtkStringList *ranks = gtk_string_list_new(NULL);
     gtk_string_list_append(ranks, "All ranks");
     for (size_t r = 0; run && r < run->nranks; r++) {

@@ -4,6 +4,7 @@
 
 #include "sp-color-swatch.h"
 #include "sp-page.h"
+#include "sp-viewer-text.h"
 
 typedef struct {
     SpCellTextFunc text;
@@ -36,7 +37,11 @@ static void text_bind(GtkSignalListItemFactory *f, GtkListItem *li, CellInfo *in
     g_autoptr(GObject) item = unwrap(li);
     g_autofree char *text = item ? info->text(item, info->user_data) : NULL;
     GtkWidget *label = gtk_list_item_get_child(li);
-    gtk_label_set_text(GTK_LABEL(label), text ? text : "");
+    /* Cells show names, paths and source lines from the file: escaped
+     * (sp-viewer-text.h). */
+    g_autofree char *escaped = NULL;
+    const char *shown = sp_viewer_text(text, &escaped);
+    gtk_label_set_text(GTK_LABEL(label), shown ? shown : "");
     if (info->css_class) {
         /* Rows are recycled: drop the class of the previous item first. */
         const char *old = g_object_get_data(G_OBJECT(label), "sp-css-class");
@@ -108,9 +113,11 @@ static void region_bind(GtkSignalListItemFactory *f, GtkListItem *li, CellInfo *
     g_autoptr(GObject) item = unwrap(li);
     const char *name = item ? info->name(item, info->user_data) : NULL;
     GtkWidget *swatch = gtk_widget_get_first_child(box);
-    sp_color_swatch_set_region(SP_COLOR_SWATCH(swatch), name);
-    gtk_label_set_text(GTK_LABEL(gtk_widget_get_next_sibling(swatch)), name ? name : "");
-    gtk_widget_set_tooltip_text(box, name);
+    sp_color_swatch_set_region(SP_COLOR_SWATCH(swatch), name); /* colour of the raw name */
+    g_autofree char *escaped = NULL;
+    const char *shown = sp_viewer_text(name, &escaped); /* sp-viewer-text.h */
+    gtk_label_set_text(GTK_LABEL(gtk_widget_get_next_sibling(swatch)), shown ? shown : "");
+    gtk_widget_set_tooltip_text(box, shown);
 }
 
 static void region_unbind(GtkSignalListItemFactory *f, GtkListItem *li, CellInfo *info)

@@ -4,6 +4,7 @@
 
 #include "sp-chart-view.h"
 #include "sp-viewer-format.h"
+#include "sp-viewer-text.h"
 
 struct _SpRanksPage {
     GtkWidget parent_instance;
@@ -46,8 +47,8 @@ static void update(SpRanksPage *self)
     int id = sp_session_get_selected_id(self->session, self->doc);
     self->region = id >= 0 ? id : self->doc ? sp_run_document_get_top_region(self->doc) : -1;
     if (self->region >= 0) {
-        const sp_run *run = sp_run_document_get_run(self->doc);
-        g_autofree char *name = g_markup_escape_text(run->region_names[self->region], -1);
+        g_autofree char *name =
+            g_markup_escape_text(sp_run_document_get_region_label(self->doc, self->region), -1);
         g_autofree char *text = g_strdup_printf(
             "%s: <b>%s</b> · imbalance %.2f× (max ÷ mean of the per-rank totals)%s",
             id >= 0 ? "Selected region" : "Region with the most own time", name,

@@ -5,6 +5,7 @@
 
 #include "scope_profiler.h"
 #include "sp-viewer-error.h"
+#include "sp-viewer-text.h"
 #include "sp_h5.h"
 #include "sp_plots.h"
 
@@ -21,6 +22,7 @@ struct _SpRunDocument {
     double *imbalance; /* per region */
     int top_region;
     sp_figures *figures; /* the rank rule's figures (sp_figures.h) */
+    char **region_labels; /* per region: the escaped name, NULL when the name is safe */
 };
 
 G_DEFINE_FINAL_TYPE(SpRunDocument, sp_run_document, G_TYPE_OBJECT)
@@ -31,6 +33,10 @@ static void sp_run_document_finalize(GObject *object)
     sp_timeline_free(self->timeline); /* points into run: free first */
     sp_plot_cache_forget(self->run);  /* the charts' cached series of this run */
     sp_figures_free(self->figures);
+    if (self->region_labels)
+        for (size_t r = 0; r < self->run->nregions; r++)
+            g_free(self->region_labels[r]);
+    g_free(self->region_labels);
     sp_run_free(self->run);
     g_free(self->path);
     g_free(self->display_name);
@@ -90,6 +96,11 @@ static gboolean prepare(SpRunDocument *self, GError **error)
     if (sp_run_time_span(self->run, &self->t0_ns, &self->t1_ns) != 0)
         self->t0_ns = self->t1_ns = 0;
     compute_imbalance(self);
+    /* Names as shown (sp-viewer-text.h), escaped once here; most runs have
+     * none to escape and keep an array of NULLs. */
+    self->region_labels = g_new0(char *, self->run->nregions ? self->run->nregions : 1);
+    for (size_t r = 0; r < self->run->nregions; r++)
+        sp_viewer_text(self->run->region_names[r], &self->region_labels[r]);
     self->figures = sp_figures_new(self->run);
     if (!self->figures) {
         sp_viewer_set_error(error, SP_ENOMEM, sp_last_error());
@@ -116,8 +127,9 @@ SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name
     SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
     self->run = run;
     self->path = run->source_path ? g_strdup(run->source_path) : NULL;
-    self->display_name = g_strdup(display_name ? display_name
-                                  : self->path ? self->path : "run");
+    self->display_name = sp_viewer_text_dup(display_name ? display_name
+                                            : self->path ? self->path
+                                                         : "run");
     if (!prepare(self, error)) {
         g_object_unref(self);
         return NULL;
@@ -169,7 +181,7 @@ static SpRunDocument *load(const char *path, GCancellable *cancellable, GError *
     SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
     self->run = run;
     self->path = g_strdup(path);
-    self->display_name = g_strdup(base);
+    self->display_name = sp_viewer_text_dup(base); /* a file name may hold any byte */
     self->read_s = read_s;
     if (!prepare(self, error)) {
         g_object_unref(self);
@@ -252,7 +264,7 @@ char *sp_run_document_tree_path(SpRunDocument *self, int node)
     for (int n = node; n > 0 && (size_t)n < tree->nnodes; n = tree->nodes[n].parent) {
         int r = tree->nodes[n].region;
         if (r >= 0)
-            g_ptr_array_add(names, self->run->region_names[r]);
+            g_ptr_array_add(names, (char *)sp_run_document_get_region_label(self, r));
     }
     GString *s = g_string_new(NULL);
     for (guint i = names->len; i > 0; i--) {
@@ -267,4 +279,12 @@ char *sp_run_document_tree_path(SpRunDocument *self, int node)
 const sp_figures *sp_run_document_get_figures(SpRunDocument *self)
 {
     return self->figures;
+}
+
+const char *sp_run_document_get_region_label(SpRunDocument *self, int region)
+{
+    if (region < 0 || (size_t)region >= self->run->nregions)
+        return NULL;
+    return self->region_labels[region] ? self->region_labels[region]
+                                       : self->run->region_names[region];
 }

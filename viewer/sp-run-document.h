@@ -45,7 +45,8 @@ SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name
 const sp_run *sp_run_document_get_run(SpRunDocument *self);
 /* The file's path, or NULL for an in-memory run. */
 const char *sp_run_document_get_path(SpRunDocument *self);
-/* The file name shown in titles ("run.h5"). */
+/* The file name shown in titles ("run.h5"), escaped for display
+ * (sp-viewer-text.h). */
 const char *sp_run_document_get_display_name(SpRunDocument *self);
 /* Wall time spent reading + analyzing + indexing, seconds. */
 double sp_run_document_get_load_seconds(SpRunDocument *self);
@@ -76,8 +77,14 @@ int sp_run_document_find_region(SpRunDocument *self, const char *name);
  * for an unknown region). */
 double sp_run_document_get_imbalance(SpRunDocument *self, int region);
 
-/* The path of names from the root to a call-tree node: "main › solve › x".
- * Newly allocated. */
+/* A region's name as the viewer shows it (sp-viewer-text.h): the name
+ * itself when it needs no escaping, else its escaped form, computed once at
+ * load. Owned by the document; NULL for an unknown region. Match and select
+ * by the raw name (run->region_names), show this. */
+const char *sp_run_document_get_region_label(SpRunDocument *self, int region);
+
+/* The path of names (as shown, escaped) from the root to a call-tree node:
+ * "main › solve › x". Newly allocated. */
 char *sp_run_document_tree_path(SpRunDocument *self, int node);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "sp-viewer-format.h"
+#include "sp-viewer-text.h"
 
 #define MIN_SPAN_NS 200     /* deepest zoom: 200 ns across the view */
 #define DRAG_THRESHOLD 4.0  /* px before a press becomes a drag */
@@ -417,19 +418,20 @@ char *sp_timeline_chart_describe_call(SpTimelineChart *self, int rank, gint64 ca
     const sp_thread_info *ti = rk->thread[call] >= 0 && (size_t)rk->thread[call] < rk->nthreads
                                    ? &rk->threads[rk->thread[call]]
                                    : NULL;
-    g_autofree char *thread = ti && ti->name ? g_strdup(ti->name)
+    g_autofree char *thread = ti && ti->name ? sp_viewer_text_dup(ti->name)
                                              : g_strdup_printf("thread %d", rk->thread[call]);
     /* Call path: walk the parents up to the top-level call. */
     GPtrArray *names = g_ptr_array_new();
+    SpRunDocument *doc = self->doc;
     for (gint64 c = call; c >= 0 && names->len < 64; c = rk->parent[c])
-        g_ptr_array_add(names, run->region_names[rk->region[c]]);
+        g_ptr_array_add(names, (char *)sp_run_document_get_region_label(doc, rk->region[c]));
     GString *path = g_string_new(NULL);
     for (guint i = names->len; i > 0; i--) {
         g_autofree char *esc = g_markup_escape_text(g_ptr_array_index(names, i - 1), -1);
         g_string_append_printf(path, "%s%s", path->len ? " › " : "", esc);
     }
     g_ptr_array_unref(names);
-    g_autofree char *name = g_markup_escape_text(run->region_names[region], -1);
+    g_autofree char *name = g_markup_escape_text(sp_run_document_get_region_label(doc, region), -1);
     g_autofree char *thread_esc = g_markup_escape_text(thread, -1);
     /* Estimates say so (sp_figures.h): a sampled call's bounds are known to
      * about one sampling period. */

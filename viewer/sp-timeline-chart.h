@@ -48,7 +48,8 @@ GtkAdjustment *sp_timeline_chart_get_vadjustment(SpTimelineChart *self);
  * showing it only when there is something to scroll to. */
 void sp_timeline_chart_attach_scrollbar(SpTimelineChart *self, GtkScrollbar *scrollbar);
 
-/* The tooltip text for the call (markup), as shown on hover. */
+/* The tooltip text for the call (markup, names escaped for display), as
+ * shown on hover. */
 char *sp_timeline_chart_describe_call(SpTimelineChart *self, int rank, gint64 call);
 
 /*

@@ -3,6 +3,7 @@
 #include "sp-timeline-page.h"
 
 #include "sp-viewer-format.h"
+#include "sp-viewer-text.h"
 
 struct _SpTimelinePage {
     GtkWidget parent_instance;
@@ -44,7 +45,7 @@ static void update_status(SpTimelinePage *self)
         g_autofree char *joined = g_strjoinv("   ·   ", lines);
         gtk_label_set_markup(self->status_label, joined);
     } else if (region) {
-        g_autofree char *esc = g_markup_escape_text(region, -1);
+        g_autofree char *esc = sp_viewer_text_markup(region);
         g_autofree char *text = g_strdup_printf(
             "Selected region: <b>%s</b> — its calls are highlighted. Press Esc or click empty "
             "space to clear.", esc);

@@ -14,6 +14,7 @@
 #include "sp-viewer-application.h"
 #include "sp-viewer-format.h"
 #include "sp-viewer-settings.h"
+#include "sp-viewer-text.h"
 
 G_DEFINE_FINAL_TYPE(SpViewerWindow, sp_viewer_window, GTK_TYPE_APPLICATION_WINDOW)
 
@@ -60,7 +61,8 @@ SpSession *sp_viewer_window_get_session(SpViewerWindow *self) { return self->ses
 
 void sp_viewer_window_show_banner(SpViewerWindow *self, const char *message)
 {
-    gtk_label_set_text(self->banner_label, message);
+    g_autofree char *owned = NULL;
+    gtk_label_set_text(self->banner_label, sp_viewer_text(message, &owned));
     gtk_revealer_set_reveal_child(self->banner_revealer, TRUE);
 }
 
@@ -118,7 +120,8 @@ static void update_titles(SpViewerWindow *self)
     gtk_label_set_text(self->run_title, title);
     gtk_label_set_text(self->run_subtitle, subtitle);
     const char *path = sp_run_document_get_path(base);
-    gtk_widget_set_tooltip_text(self->run_title_box, path ? path : title);
+    g_autofree char *path_shown = sp_viewer_text_dup(path ? path : title);
+    gtk_widget_set_tooltip_text(self->run_title_box, path_shown);
     g_autofree char *wm_title = g_strdup_printf("%s — Scope Profiler", cand ? subtitle : title);
     gtk_window_set_title(GTK_WINDOW(self), wm_title);
 }
@@ -145,8 +148,10 @@ static GtkWidget *recent_row(GtkRecentInfo *info)
     GtkWidget *icon = gtk_image_new_from_icon_name("document-open-recent-symbolic");
     g_autofree char *path = g_filename_from_uri(gtk_recent_info_get_uri(info), NULL, NULL);
     g_autofree char *dir = path ? g_path_get_dirname(path) : g_strdup("");
-    GtkWidget *name = gtk_label_new(gtk_recent_info_get_display_name(info));
-    GtkWidget *where = gtk_label_new(dir);
+    g_autofree char *name_shown = sp_viewer_text_dup(gtk_recent_info_get_display_name(info));
+    g_autofree char *dir_shown = sp_viewer_text_dup(dir); /* a path may hold any byte */
+    GtkWidget *name = gtk_label_new(name_shown);
+    GtkWidget *where = gtk_label_new(dir_shown);
     gtk_label_set_xalign(GTK_LABEL(name), 0);
     gtk_label_set_xalign(GTK_LABEL(where), 0);
     gtk_label_set_ellipsize(GTK_LABEL(where), PANGO_ELLIPSIZE_MIDDLE);
@@ -279,7 +284,9 @@ static void finish_load(SpViewerWindow *self, GError *error)
     if (error) {
         g_free(self->error);
         self->error = g_strdup(error->message);
-        gtk_label_set_text(self->error_label, error->message);
+        /* A reader's message may quote the file: shown escaped. */
+        g_autofree char *shown = sp_viewer_text_dup(error->message);
+        gtk_label_set_text(self->error_label, shown);
         set_state(self, SP_VIEWER_WINDOW_FAILED);
     } else {
         sp_viewer_window_set_document_list(self, self->pending_docs, self->n_pending);
