@@ -43,7 +43,7 @@
 
 static int write_run(sp_run *run, const char *dir, const char *name)
 {
-    char path[4096];
+    char path[4096 + 64]; /* dir (< 4096) + "/" + a short name */
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (!run) {
         fprintf(stderr, "gen_runs: cannot build %s\n", name);
