@@ -43,6 +43,9 @@ EXPECT = {
     "v2_threads_bomb_2e30": (2, "claims 1073741824 elements but stores only"),
     "v2_dropped_region_range": (2, "dropped row 0 names region row 12"),
     "v2_escape_names": (0, ""),
+    # a run that records, its part torn by a write that failed (a full disk)
+    "v2_torn_events_in_progress": (0, ""),
+    "v2_torn_regions_in_progress": (0, ""),
     "v2_soft_link_table": (2, "is a soft link|is missing"),
     "v2_external_in_table": (2, "is an external link|is missing"),
     # external links of a run that records
@@ -201,6 +204,26 @@ def build(files, wd, secret_dir, secret_marker, note, esc):
     via = os.path.join(wd, "v2_ok_in_progress_link.h5")  # hostile_v2_run_via_symlink
     if not os.path.lexists(via):
         os.symlink(base, via)
+    # ---- a torn last append in a run that records (a full disk): the
+    # blocks before it are kept, the reader says how many were dropped ----
+    good = [(0, 1000, [0, 10, 10, 50, 10, 5, 20, 5], [0, 1, 2, -1, -1, 3, -1, -1]),
+            (0, 2000, [0, 10, 10, 5], [0, 1, -1, -1])]
+    for kind, torn in (("v2_torn_events_in_progress", "events"),
+                       ("v2_torn_regions_in_progress", "regions")):
+        base = p(kind)
+        in_progress(base, [(os.path.basename(base) + ".rank0.part", "/rank0")], wd)
+        if torn == "events":  # the last block's events never reached the columns
+            blocks = good + [(0, 3000, [0, 10, 10, 5], [0, 1, -1, -1])]
+            part(base + ".rank0.part", 0, blocks=blocks)
+            with h5py.File(base + ".rank0.part", "r+") as f:
+                for col in ("dt", "region"):
+                    d = f[f"rank0/events/{col}"][:-3]
+                    del f[f"rank0/events/{col}"]
+                    _col(f["rank0/events"], col, d, "u4" if col == "dt" else "i4")
+        else:  # the last block's region column holds zeros (never written)
+            blocks = good + [(0, 3000, [0, 10, 10, 5], [0, 0, 0, 0], 2)]
+            part(base + ".rank0.part", 0, blocks=blocks)
+        note(base)
     # ---- the blocks table against the real sizes ----
     fin("v2_blocks_events_lie", [{"blocks": [(0, 0, [0, 1], [0, -1])]}])
     with h5py.File(p("v2_blocks_events_lie"), "r+") as f:
