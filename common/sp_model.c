@@ -132,6 +132,19 @@ int sp_rank_alloc_calls(sp_rank_data *rk, size_t n)
     return 0;
 }
 
+void sp_rank_free_calls(sp_rank_data *rk)
+{
+    free(rk->start_ns);
+    free(rk->end_ns);
+    free(rk->region);
+    free(rk->thread);
+    free(rk->parent);
+    rk->start_ns = rk->end_ns = NULL;
+    rk->region = rk->thread = NULL;
+    rk->parent = NULL;
+    rk->ncalls = 0;
+}
+
 /* ---- ordering ---- */
 
 static const sp_rank_data *sort_rank; /* qsort has no context argument in C11 */
@@ -238,11 +251,7 @@ static void rank_free(sp_rank_data *rk)
     for (size_t i = 0; i < rk->nthreads; i++)
         free(rk->threads[i].name);
     free(rk->threads);
-    free(rk->start_ns);
-    free(rk->end_ns);
-    free(rk->region);
-    free(rk->thread);
-    free(rk->parent);
+    sp_rank_free_calls(rk);
     free(rk->dropped);
     free(rk->depth);
     free(rk->tree_node);

@@ -176,6 +176,9 @@ int sp_run_set_ranks(sp_run *run, size_t nranks);
  * 0 or SP_ENOMEM. */
 int sp_rank_alloc_calls(sp_rank_data *rk, size_t n);
 
+/* Free the call columns of a rank (NULL afterwards, ncalls 0). */
+void sp_rank_free_calls(sp_rank_data *rk);
+
 /* Sort a rank's calls into model order (thread, start, longer first),
  * remapping parent indices. 0 or SP_ENOMEM. */
 int sp_rank_sort_calls(sp_rank_data *rk);

@@ -29,8 +29,9 @@ extern "C" {
  * files; the recorder writes version 2, sp_h5_v2.h).
  * Written to an unpredictable temporary "<path>.tmp.<pid>-<host>.<random>",
  * created exclusively (a link planted there is never followed), and renamed
- * into place, so a crash never leaves a half-written file at path. Returns 0, SP_EINVAL, SP_EIO (with the
- * HDF5 reason in sp_last_error(); the temporary file is removed).
+ * into place, so a crash never leaves a half-written file at path. Returns
+ * 0, SP_EINVAL, SP_EIO (with the HDF5 reason in sp_last_error(); the
+ * temporary file is removed).
  */
 int sp_h5_write(const sp_run *run, const char *path);
 

@@ -180,19 +180,13 @@ done:
     return rc;
 }
 
-/* The call columns a failed replay allocated, gone (a retry allocates
- * them again). */
-static void drop_calls(sp_rank_data *rk)
+/* Events announced by blocks [0, n). */
+static uint64_t events_before(const uint32_t *bevents, size_t n)
 {
-    free(rk->start_ns);
-    free(rk->end_ns);
-    free(rk->region);
-    free(rk->thread);
-    free(rk->parent);
-    rk->start_ns = rk->end_ns = NULL;
-    rk->region = rk->thread = NULL;
-    rk->parent = NULL;
-    rk->ncalls = 0;
+    uint64_t used = 0;
+    for (size_t b = 0; b < n; b++)
+        used += bevents[b];
+    return used;
 }
 
 /* Blocks [0, k) replayed into calls, their `used` events read from the
@@ -259,7 +253,7 @@ done:
     free(dt);
     free(region);
     if (rc)
-        drop_calls(rr->rk);
+        sp_rank_free_calls(rr->rk); /* a retry allocates them again */
     return rc;
 }
 
@@ -303,20 +297,17 @@ static int read_events(rank_read *rr)
         whole++;
     }
     if (whole < k && rr->st->complete) {
-        for (hsize_t b = whole; b < k; b++)
-            used += bevents[b];
         rc = sp__error(SP_EFORMAT, "%s: the blocks announce %" PRIu64 " events, the event "
-                       "columns hold %llu", rr->ctx, used, (unsigned long long)e);
+                       "columns hold %llu", rr->ctx, events_before(bevents, (size_t)k),
+                       (unsigned long long)e);
         goto done;
     }
     size_t failed = SIZE_MAX;
     rc = replay_blocks(rr, c, bthread, bevents, bbegins, bt0, (size_t)whole, used, &failed);
     if (rc == SP_EFORMAT && !rr->st->complete && failed < whole) {
-        used = 0;
-        for (size_t b = 0; b < failed; b++)
-            used += bevents[b];
         whole = failed;
-        rc = replay_blocks(rr, c, bthread, bevents, bbegins, bt0, failed, used, &failed);
+        rc = replay_blocks(rr, c, bthread, bevents, bbegins, bt0, failed,
+                           events_before(bevents, failed), &failed);
     }
     if (rc == 0)
         rr->st->torn_blocks += k - whole;

@@ -431,17 +431,29 @@ void sp_v2_file_abandon(hid_t file)
     close(null);
 }
 
+static int close_error(const char *path, const char *name)
+{
+    if (!name)
+        return sp__h5_error(SP_EIO, "cannot write '%s': closing it", path);
+    return sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
+}
+
+int sp_v2_file_flush(hid_t file, const char *path, const char *name)
+{
+    if (file < 0 || H5Fflush(file, H5F_SCOPE_LOCAL) >= 0)
+        return 0;
+    int rc = close_error(path, name);
+    sp_v2_file_abandon(file);
+    return rc;
+}
+
 int sp_v2_file_close(hid_t file, const char *path, const char *name)
 {
     if (file < 0)
         return 0;
-    int rc = 0;
-    if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) {
-        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
-        sp_v2_file_abandon(file);
-    }
+    int rc = sp_v2_file_flush(file, path, name);
     if (H5Fclose(file) < 0 && rc == 0)
-        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
+        rc = close_error(path, name);
     return rc;
 }
 

@@ -90,9 +90,13 @@ int sp_v2_file_create(const char *name, hid_t fapl, const char *path, hid_t *out
  * closing its objects: their closes flush too). */
 void sp_v2_file_abandon(hid_t file);
 
-/* Flush, abandon on failure, close. Returns 0, or SP_EIO with "cannot
- * write 'path': closing 'name': reason" when anything could not be written;
- * the file is closed in every case. file < 0: 0. */
+/* Flush before closing; on failure abandon the file. Returns 0, or SP_EIO
+ * with "cannot write 'path': closing 'name': reason" ("closing it" when
+ * name is NULL). file < 0: 0. */
+int sp_v2_file_flush(hid_t file, const char *path, const char *name);
+
+/* sp_v2_file_flush, then close. Returns 0, or SP_EIO as above when anything
+ * could not be written; the file is closed in every case. file < 0: 0. */
 int sp_v2_file_close(hid_t file, const char *path, const char *name);
 
 /* Close a file whose contents no longer matter (an error path; the caller

@@ -250,10 +250,7 @@ int sp_v2_part_close(sp_v2_part *p)
     sp__h5_quiet_begin(&quiet);
     /* Flush first: after a write error (a full disk) the file is abandoned
      * before its datasets' closes try to write again (sp_h5_v2_io.h). */
-    if (p->file >= 0 && H5Fflush(p->file, H5F_SCOPE_LOCAL) < 0) {
-        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);
-        sp_v2_file_abandon(p->file);
-    }
+    rc = sp_v2_file_flush(p->file, p->path, NULL);
     cols_close(p);
     if (p->file >= 0 && H5Fclose(p->file) < 0 && rc == 0)
         rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);

@@ -4,9 +4,8 @@
  *
  * The file is written under "<path>.tmp.<pid>-<host>.<random>", created
  * exclusively, and renamed into place, so path only ever holds a complete
- * file. HDF5 style throughout: handles start
- * at H5I_INVALID_HID and every function leaves through one `done:` label
- * that closes what it opened.
+ * file. HDF5 style throughout: handles start at H5I_INVALID_HID and every
+ * function leaves through one `done:` label that closes what it opened.
  */
 #include <errno.h>
 #include <fcntl.h>

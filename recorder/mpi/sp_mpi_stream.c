@@ -81,14 +81,7 @@ static void keep_only(sp_run *run, int me)
         sp_rank_data *rk = &run->ranks[r];
         if ((int)r == me)
             continue;
-        free(rk->start_ns);
-        free(rk->end_ns);
-        free(rk->region);
-        free(rk->thread);
-        free(rk->parent);
-        rk->start_ns = rk->end_ns = rk->parent = NULL;
-        rk->region = rk->thread = NULL;
-        rk->ncalls = 0;
+        sp_rank_free_calls(rk);
     }
 }
 

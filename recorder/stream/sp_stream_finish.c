@@ -70,14 +70,7 @@ int sp__stream_move_calls(sp_run *skel, const sp_v2_clock_map *m, sp_v2_events *
     sp_v2_events_close_block(into);
     if (rc)
         return rc;
-    free(rk->start_ns);
-    free(rk->end_ns);
-    free(rk->region);
-    free(rk->thread);
-    free(rk->parent);
-    rk->start_ns = rk->end_ns = rk->parent = NULL;
-    rk->region = rk->thread = NULL;
-    rk->ncalls = 0;
+    sp_rank_free_calls(rk);
     return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * h5test_util.h - building runs by hand and comparing runs, for the
- * h5schema tests, the golden-file maker and the benchmark.
+ * h5schema tests, the golden-file maker, the benchmark and the recorder
+ * test of hostile conditions (its file helpers).
  */
 #ifndef H5TEST_UTIL_H
 #define H5TEST_UTIL_H

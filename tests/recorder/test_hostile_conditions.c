@@ -13,7 +13,6 @@
  *     real full tmpfs where it can be mounted): finalize returns SP_EIO with
  *     a one-line reason, no crash (also at exit()), no temporary left.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -23,35 +22,17 @@
 #include <sys/wait.h>
 #include <time.h>
 
+#include "h5schema/h5test_util.h" /* file helpers: h5t_count_entries, ... */
 #include "rec_util.h"
 #include "sp_test.h"
 
-/* Directory entries whose name contains needle. */
-static int count_entries(const char *dir, const char *needle)
+/* Calls of region r, one after the other. */
+static void record_calls(sp_region *r, int n)
 {
-    DIR *d = opendir(dir);
-    int n = 0;
-    struct dirent *e;
-    while (d && (e = readdir(d)))
-        n += strstr(e->d_name, needle) != NULL;
-    if (d)
-        closedir(d);
-    return n;
-}
-
-static long file_size(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) == 0 ? (long)st.st_size : -1;
-}
-
-static int write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    fputs(text, f);
-    return fclose(f);
+    for (int i = 0; i < n; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
 }
 
 static sp_options file_options(const char *path)
@@ -70,10 +51,7 @@ static void *latin1_thread(void *arg)
     /* A library that names its thread with a byte that is not UTF-8. */
     pthread_setname_np(pthread_self(), "io\xff" "thread");
     sp_region *r = sp_region_get("caf\xe9 latin-1");
-    for (int i = 0; i < 3; i++) {
-        sp_region_begin(r);
-        sp_region_end(r);
-    }
+    record_calls(r, 3);
     return NULL;
 }
 
@@ -124,10 +102,7 @@ static void test_fork_child_finalizing_last(void)
     sp_region *before = sp_region_get("before_fork");
     sp_region *parent_only = sp_region_get("parent_after_fork");
     sp_region *child_only = sp_region_get("child_after_fork");
-    for (int i = 0; i < 10; i++) {
-        sp_region_begin(before);
-        sp_region_end(before);
-    }
+    record_calls(before, 10);
     int go[2]; /* the parent tells the child when it has finalized */
     ASSERT_EQ_I(pipe(go), 0);
     fflush(NULL);
@@ -135,10 +110,7 @@ static void test_fork_child_finalizing_last(void)
     ASSERT(pid >= 0);
     if (pid == 0) {
         close(go[1]);
-        for (int i = 0; i < 1000; i++) { /* records nothing: not its session */
-            sp_region_begin(child_only);
-            sp_region_end(child_only);
-        }
+        record_calls(child_only, 1000); /* records nothing: not its session */
         char c;
         if (read(go[0], &c, 1) != 1)
             _exit(3);
@@ -146,12 +118,9 @@ static void test_fork_child_finalizing_last(void)
         _exit(rc == SP_ESTATE ? 0 : 1);
     }
     close(go[0]);
-    for (int i = 0; i < 7; i++) {
-        sp_region_begin(parent_only);
-        sp_region_end(parent_only);
-    }
+    record_calls(parent_only, 7);
     ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
-    long size_after_parent = file_size(path);
+    long size_after_parent = h5t_file_size(path);
     ASSERT(write(go[1], "x", 1) == 1);
     close(go[1]);
     int status = 0;
@@ -159,7 +128,7 @@ static void test_fork_child_finalizing_last(void)
     ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status %d", status);
 
     /* The parent's file is the parent's: untouched by the child. */
-    ASSERT_EQ_I(file_size(path), size_after_parent);
+    ASSERT_EQ_I(h5t_file_size(path), size_after_parent);
     sp_run *back = sp_read_h5(path);
     ASSERT_MSG(back != NULL, "%s", sp_last_error());
     if (back) {
@@ -169,7 +138,7 @@ static void test_fork_child_finalizing_last(void)
         sp_run_free(back);
     }
     /* Nothing else was written next to it (no part, no temporary). */
-    ASSERT_EQ_I(count_entries(dir, "parent.h5"), 1);
+    ASSERT_EQ_I(h5t_count_entries(dir, "parent.h5"), 1);
 }
 
 /* ---------------------------------------------------------------- links */
@@ -184,8 +153,8 @@ static void test_planted_links(void)
     snprintf(victim2, sizeof victim2, "%s/victim2.txt", dir);
     snprintf(part, sizeof part, "%s.rank0.part", path);
     snprintf(old_tmp, sizeof old_tmp, "%s.tmp.%ld", path, (long)getpid());
-    ASSERT_EQ_I(write_text(victim, "precious"), 0);
-    ASSERT_EQ_I(write_text(victim2, "also precious"), 0);
+    ASSERT_EQ_I(h5t_write_text(victim, "precious"), 0);
+    ASSERT_EQ_I(h5t_write_text(victim2, "also precious"), 0);
     ASSERT_EQ_I(symlink(victim, part), 0);
     ASSERT_EQ_I(symlink(victim, old_tmp), 0);
     ASSERT_EQ_I(symlink(victim2, path), 0); /* the target itself is a link */
@@ -193,14 +162,11 @@ static void test_planted_links(void)
     sp_options o = file_options(path);
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp_region *r = sp_region_get("linked_region");
-    for (int i = 0; i < 5; i++) {
-        sp_region_begin(r);
-        sp_region_end(r);
-    }
+    record_calls(r, 5);
     ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
 
-    ASSERT_EQ_I(file_size(victim), 8);
-    ASSERT_EQ_I(file_size(victim2), 13);
+    ASSERT_EQ_I(h5t_file_size(victim), 8);
+    ASSERT_EQ_I(h5t_file_size(victim2), 13);
     struct stat st;
     ASSERT(lstat(path, &st) == 0 && S_ISREG(st.st_mode)); /* the link was replaced */
     sp_run *back = sp_read_h5(path);
@@ -268,7 +234,7 @@ static void test_nearly_full_disk(void)
         ASSERT_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
                    "%ld KiB: child status %d (signal %d)", limits_k[l], status,
                    WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-        ASSERT_EQ_I(count_entries(dir, ".tmp."), 0); /* no temporary left behind */
+        ASSERT_EQ_I(h5t_count_entries(dir, ".tmp."), 0); /* no temporary left behind */
         /* What is at the path is the streamed file: it reads with the calls
          * written before the disk filled up, or (nothing fitted) is refused
          * as damaged; never a crash. */
@@ -324,8 +290,8 @@ static void test_full_tmpfs(void)
         sp_run *back = sp_read_h5(path);
         size_t calls = back ? back->ranks[0].ncalls : 0;
         printf("  200 KiB tmpfs: SP_EIO, %zu of 1200000 calls kept, %d temporary file(s) left\n",
-               calls, count_entries(dir, ".tmp."));
-        ok = ok && count_entries(dir, ".tmp.") == 0; /* calls kept: timing, printed */
+               calls, h5t_count_entries(dir, ".tmp."));
+        ok = ok && h5t_count_entries(dir, ".tmp.") == 0; /* calls kept: timing, printed */
         sp_run_free(back);
         exit(ok ? 0 : 1); /* through HDF5's exit handler */
     }
