@@ -212,8 +212,9 @@ static void print_recursion_note(const sp_run *run, const int32_t *ids, size_t n
     if (count > 5)
         fprintf(out, " and %zu more", count - 5);
     if (count)
-        fputs(" (called inside themselves: total counts the nested calls\n"
-              "again inside their callers; own time does not count anything twice).\n",
+        fputs(" (called inside themselves: total counts each outermost call once,\n"
+              "the nested calls' time being inside it; calls and the per-call figures count\n"
+              "every call; own time does not count anything twice).\n",
               out);
     free(rec);
 }
