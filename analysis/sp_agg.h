@@ -171,13 +171,11 @@ typedef struct sp_agg_opts {
  */
 int sp_agg_run(sp_event_source *src, const sp_agg_opts *opts, sp_agg **out);
 
-/*
- * Continue a pass over blocks that src added since (sp_event_source_refresh):
- * every rank is continued from the block it reached, with the open calls
- * kept from the last pass... Not yet: see sp_agg_follow.h.
- */
-
 void sp_agg_free(sp_agg *a);
+
+/* Forget the ranks r with keep[r] false (their aggregates are freed and
+ * they count as not read), and recompute the span. */
+void sp_agg_drop_ranks(sp_agg *a, const bool *keep);
 
 /* The rank's sp_agg_region of region id, or NULL. */
 const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region);

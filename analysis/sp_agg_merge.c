@@ -25,6 +25,25 @@ void sp_agg_free(sp_agg *a)
     free(a);
 }
 
+void sp_agg_drop_ranks(sp_agg *a, const bool *keep)
+{
+    a->has_span = false;
+    for (size_t r = 0; r < a->nranks; r++) {
+        sp_agg_rank *o = &a->ranks[r];
+        if (!keep[r]) {
+            sp__agg_rank_out_free(o);
+            o->read = false;
+        }
+        if (o->has_span) {
+            if (!a->has_span || o->first_ns < a->first_ns)
+                a->first_ns = o->first_ns;
+            if (!a->has_span || o->last_ns > a->last_ns)
+                a->last_ns = o->last_ns;
+            a->has_span = true;
+        }
+    }
+}
+
 const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region)
 {
     /* Regions are few per rank and sorted by id after the pass. */

@@ -33,6 +33,8 @@ static void free_calls_nodes(sp_run *run)
 static int walk_rank(const sp_u64map *map, sp_rank_data *rk)
 {
     size_t n = rk->ncalls;
+    free(rk->depth);
+    free(rk->tree_node);
     rk->depth = sp_alloc_big(n * sizeof *rk->depth);
     rk->tree_node = sp_alloc_big(n * sizeof *rk->tree_node);
     if (!rk->depth || !rk->tree_node)

@@ -73,7 +73,7 @@ static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
     size_t threads = 0;
     char ranks[64];
     for (size_t r = 0; r < run->nranks; r++) {
-        calls += run->ranks[r].ncalls;
+        calls += sp_run_rank_calls(run, r);
         if (!run->ranks[r].excluded)
             threads += run->ranks[r].nthreads;
     }
