@@ -87,6 +87,30 @@ typedef struct sp_agg_series {
     sp_agg_bin *bins;     /* NULL when the region has no call */
 } sp_agg_series;
 
+/* A call whose begin and end lie in different blocks (SP_AGG_LANES): kept
+ * so that a window of calls can start at any block with the calls already
+ * open there (sp_window.h). */
+typedef struct sp_agg_span {
+    int64_t start_ns, end_ns;     /* aligned to rank 0 */
+    int32_t region;
+    uint32_t depth;               /* 0 = top level */
+    uint32_t begin_block, end_block; /* in the rank's block table */
+} sp_agg_span;
+
+struct sp_lod;
+
+/* One thread of a rank as the timeline draws it (SP_AGG_LANES). */
+typedef struct sp_agg_lane {
+    int32_t thread;
+    uint64_t calls;
+    bool has_span;
+    int64_t first_ns, last_ns;    /* aligned to rank 0 */
+    uint32_t max_depth;           /* deepest nesting (1 = top level only) */
+    size_t nspans;
+    sp_agg_span *spans;           /* by begin_block, then depth */
+    struct sp_lod *lod;           /* level-of-detail index (SP_AGG_LOD) or NULL */
+} sp_agg_lane;
+
 typedef struct sp_agg_rank {
     bool read;            /* selected and read (false: excluded, all zero) */
     size_t nregions;
@@ -107,6 +131,8 @@ typedef struct sp_agg_rank {
     bool has_span;
     int64_t first_ns, last_ns;      /* first start, last end; aligned to rank 0 */
     uint32_t max_depth;             /* deepest nesting seen (1 = top-level only) */
+    size_t nlanes;
+    sp_agg_lane *lanes;             /* SP_AGG_LANES: threads with calls, by thread */
 } sp_agg_rank;
 
 struct sp_agg {
@@ -123,6 +149,8 @@ typedef struct sp_agg sp_agg;
 /* What the pass computes besides the statistics. */
 #define SP_AGG_NODE_HIST 1u  /* per call path and rank histograms (diff --tree) */
 #define SP_AGG_SERIES 2u     /* per region duration over time */
+#define SP_AGG_LANES 4u      /* per thread: calls spanning blocks (windows of calls) */
+#define SP_AGG_LOD 8u        /* per thread: the timeline's level-of-detail index (implies LANES) */
 
 /* A call as the pass hands it to observers, when it ends (calls still open
  * at the end of the stream when the stream ends, cut there). */
@@ -176,6 +204,9 @@ void sp_agg_free(sp_agg *a);
 /* Forget the ranks r with keep[r] false (their aggregates are freed and
  * they count as not read), and recompute the span. */
 void sp_agg_drop_ranks(sp_agg *a, const bool *keep);
+
+/* The lane of (rank, thread), or NULL (no calls, or no SP_AGG_LANES). */
+const sp_agg_lane *sp_agg_find_lane(const sp_agg *a, size_t rank, int32_t thread);
 
 /* The rank's sp_agg_region of region id, or NULL. */
 const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region);

@@ -45,6 +45,8 @@ typedef struct sp__rank_state {
     size_t cap_node_hist_slot;
     sp__thread *threads;
     size_t nthreads;
+    sp_agg_lane *lanes;         /* SP_AGG_LANES: by thread (nthreads entries) */
+    size_t *cap_spans;          /* room in lanes[t].spans */
     size_t next_block;          /* blocks [0, next_block) replayed */
     bool stopped;               /* met damaged blocks: nothing more is read */
 } sp__rank_state;
@@ -110,6 +112,8 @@ void sp__agg_worker_free(sp__worker *w);
 int sp__agg_rank_init(sp__rank_state *rs);
 /* Free the rank state's working parts (maps, stacks); out stays. */
 void sp__agg_rank_free_state(sp__rank_state *rs);
+/* Free one lane's arrays and index. */
+void sp__agg_lane_free(sp_agg_lane *l);
 /* Free the arrays of an sp_agg_rank. */
 void sp__agg_rank_out_free(sp_agg_rank *out);
 /* A deep copy of an sp_agg_rank. 0 or SP_ENOMEM (dst zeroed). */

@@ -10,6 +10,7 @@
 
 #include "sp_agg_internal.h"
 #include "sp_error.h"
+#include "sp_lod.h"
 
 void sp_agg_free(sp_agg *a)
 {
@@ -76,6 +77,53 @@ static void finish_rank(sp_agg_rank *o)
     }
 }
 
+static int cmp_span(const void *a, const void *b)
+{
+    const sp_agg_span *x = a, *y = b;
+    if (x->begin_block != y->begin_block)
+        return (x->begin_block > y->begin_block) - (x->begin_block < y->begin_block);
+    return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+/* The lanes of the threads that made calls, spans sorted, indexes built. */
+static int take_lanes(sp__rank_state *rs, sp_agg_rank *o)
+{
+    size_t n = 0;
+    for (size_t t = 0; rs->lanes && t < rs->nthreads; t++)
+        n += rs->lanes[t].calls > 0;
+    if (!n)
+        return 0;
+    if (!(o->lanes = calloc(n, sizeof *o->lanes)))
+        return SP_ENOMEM;
+    for (size_t t = 0; t < rs->nthreads; t++) {
+        sp_agg_lane *l = &rs->lanes[t];
+        if (!l->calls)
+            continue;
+        qsort(l->spans, l->nspans, sizeof *l->spans, cmp_span);
+        if (l->lod && sp_lod_finish(l->lod))
+            return SP_ENOMEM;
+        o->lanes[o->nlanes++] = *l;
+        memset(l, 0, sizeof *l);
+    }
+    return 0;
+}
+
+const sp_agg_lane *sp_agg_find_lane(const sp_agg *a, size_t rank, int32_t thread)
+{
+    if (!a || rank >= a->nranks)
+        return NULL;
+    const sp_agg_rank *o = &a->ranks[rank];
+    size_t lo = 0, hi = o->nlanes; /* lanes are by thread */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (o->lanes[mid].thread < thread)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->nlanes && o->lanes[lo].thread == thread ? &o->lanes[lo] : NULL;
+}
+
 /* Move the pass's rank states and series into a new sp_agg. */
 static int take_result(sp__pass *p, sp_agg **out)
 {
@@ -92,6 +140,11 @@ static int take_result(sp__pass *p, sp_agg **out)
         memset(&p->ranks[r].out, 0, sizeof p->ranks[r].out);
         sp_agg_rank *o = &a->ranks[r];
         finish_rank(o);
+        if (take_lanes(&p->ranks[r], o)) {
+            a->nranks = r + 1;
+            sp_agg_free(a);
+            return SP_ENOMEM;
+        }
         if (o->has_span) {
             if (!a->has_span || o->first_ns < a->first_ns)
                 a->first_ns = o->first_ns;

@@ -22,6 +22,7 @@
 
 #include "sp_agg_internal.h"
 #include "sp_error.h"
+#include "sp_lod.h"
 
 #define PROGRESS_EVERY ((uint64_t)1 << 22) /* events between progress reports */
 
@@ -117,6 +118,73 @@ static int begin_call(rank_job *j, sp__thread *th, int32_t g, int64_t t, size_t 
 
 static void add_series(const sp__pass *p, sp__worker *w, int32_t g, int64_t start, int64_t dur);
 
+/* The lane of the current thread: counts, span, the calls that span
+ * blocks, and the level-of-detail index. */
+static int lane_call(rank_job *j, const sp__frame *f, size_t depth, int64_t start, int64_t end,
+                     size_t block)
+{
+    sp__rank_state *rs = j->rs;
+    int32_t t = j->w->cur_thread;
+    sp_agg_lane *l = &rs->lanes[t];
+    l->calls++;
+    if (!l->has_span || start < l->first_ns)
+        l->first_ns = start;
+    if (!l->has_span || end > l->last_ns)
+        l->last_ns = end;
+    l->has_span = true;
+    if (depth + 1 > l->max_depth)
+        l->max_depth = (uint32_t)(depth + 1);
+    if (f->begin_block != block) {
+        if (l->nspans == rs->cap_spans[t]) {
+            size_t c = rs->cap_spans[t] ? 2 * rs->cap_spans[t] : 16;
+            sp_agg_span *sp = realloc(l->spans, c * sizeof *sp);
+            if (!sp)
+                return oom(j);
+            l->spans = sp;
+            rs->cap_spans[t] = c;
+        }
+        l->spans[l->nspans++] = (sp_agg_span){start, end, f->region, (uint32_t)depth,
+                                              f->begin_block,
+                                              (uint32_t)(block > UINT32_MAX ? UINT32_MAX : block)};
+    }
+    if (l->lod && sp_lod_add(l->lod, start, end, f->region, (uint32_t)depth))
+        return oom(j);
+    return 0;
+}
+
+/* Level-of-detail indexes for the threads with many calls, sized from the
+ * blocks still to read (SP_AGG_LOD). */
+static int make_lods(rank_job *j)
+{
+    sp__rank_state *rs = j->rs;
+    const sp_event_source *src = j->p->src;
+    size_t r = j->rank;
+    uint64_t *calls = calloc(rs->nthreads ? rs->nthreads : 1, sizeof *calls);
+    int64_t *lo = malloc((rs->nthreads ? rs->nthreads : 1) * sizeof *lo);
+    int64_t *hi = malloc((rs->nthreads ? rs->nthreads : 1) * sizeof *hi);
+    int rc = calls && lo && hi ? 0 : oom(j);
+    for (size_t b = rs->next_block; rc == 0 && b < src->nblocks[r]; b++) {
+        const sp_block *blk = &src->blocks[r][b];
+        size_t t = (size_t)blk->thread;
+        if (t >= rs->nthreads)
+            continue;
+        int64_t at = sp__sat_add(blk->t0_ns, j->offset);
+        if (!calls[t] || at < lo[t])
+            lo[t] = at;
+        if (!calls[t] || at > hi[t])
+            hi[t] = at;
+        calls[t] += blk->begins ? blk->begins : 1;
+    }
+    for (size_t t = 0; rc == 0 && t < rs->nthreads; t++)
+        if (!rs->lanes[t].lod && calls[t] >= SP_LOD_MIN_CALLS &&
+            !(rs->lanes[t].lod = sp_lod_new(lo[t], hi[t], calls[t])))
+            rc = oom(j);
+    free(calls);
+    free(lo);
+    free(hi);
+    return rc;
+}
+
 /* The innermost open call of th ends at t (cut: the stream ended first). */
 static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool cut)
 {
@@ -172,6 +240,11 @@ static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool c
     o->has_span = true;
     if (p->series)
         add_series(p, j->w, f->region, start, dur);
+    if (p->opts.flags & (SP_AGG_LANES | SP_AGG_LOD)) {
+        int rcl = lane_call(j, f, th->depth, start, end, block);
+        if (rcl)
+            return rcl;
+    }
     if (p->opts.observer) {
         sp_pass_call c = {.rank = j->rank,
                           .thread = j->w->cur_thread,
@@ -238,10 +311,22 @@ static int cover_threads(sp__rank_state *rs, size_t n)
     sp__thread *t = realloc(rs->threads, n * sizeof *t);
     if (!t)
         return SP_ENOMEM;
-    memset(t + rs->nthreads, 0, (n - rs->nthreads) * sizeof *t);
-    for (size_t i = rs->nthreads; i < n; i++)
-        t[i].root.c_region = t[i].root.c_node = -1;
     rs->threads = t;
+    sp_agg_lane *l = realloc(rs->lanes, n * sizeof *l);
+    if (!l)
+        return SP_ENOMEM;
+    rs->lanes = l;
+    size_t *c = realloc(rs->cap_spans, n * sizeof *c);
+    if (!c)
+        return SP_ENOMEM;
+    rs->cap_spans = c;
+    memset(t + rs->nthreads, 0, (n - rs->nthreads) * sizeof *t);
+    memset(l + rs->nthreads, 0, (n - rs->nthreads) * sizeof *l);
+    memset(c + rs->nthreads, 0, (n - rs->nthreads) * sizeof *c);
+    for (size_t i = rs->nthreads; i < n; i++) {
+        t[i].root.c_region = t[i].root.c_node = -1;
+        l[i].thread = (int32_t)i;
+    }
     rs->nthreads = n;
     return 0;
 }
@@ -290,6 +375,8 @@ static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
     if (cover_threads(rs, run->ranks[r].nthreads) ||
         sp__agg_worker_load(w, rs, run->nregions))
         return oom(&j);
+    if ((p->opts.flags & SP_AGG_LOD) && make_lods(&j))
+        return SP_ENOMEM;
     int rc = sp_event_source_read(src, r, rs->next_block, src->nblocks[r], on_block, &j);
     if (rc == SP_EFORMAT && !src->complete) {
         /* A torn write of an unfinished file: keep what came before. */

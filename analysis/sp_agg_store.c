@@ -9,6 +9,7 @@
 
 #include "sp_agg_internal.h"
 #include "sp_error.h"
+#include "sp_lod.h"
 
 /* Grow *arr (elements of size elem) to hold need entries. */
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -140,8 +141,21 @@ void sp__agg_worker_free(sp__worker *w)
     memset(w, 0, sizeof *w);
 }
 
+void sp__agg_lane_free(sp_agg_lane *l)
+{
+    free(l->spans);
+    sp_lod_free(l->lod);
+    memset(l, 0, sizeof *l);
+}
+
 void sp__agg_rank_free_state(sp__rank_state *rs)
 {
+    for (size_t t = 0; rs->lanes && t < rs->nthreads; t++)
+        sp__agg_lane_free(&rs->lanes[t]);
+    free(rs->lanes);
+    free(rs->cap_spans);
+    rs->lanes = NULL;
+    rs->cap_spans = NULL;
     sp_u64map_free(&rs->rcell_map);
     sp_u64map_free(&rs->ncell_map);
     sp_u64map_free(&rs->child_map);
@@ -165,6 +179,9 @@ void sp__agg_rank_out_free(sp_agg_rank *o)
         sp_hist_free(&o->node_hists[i].hist);
         sp_hist_free(&o->node_hists[i].own_hist);
     }
+    for (size_t i = 0; i < o->nlanes; i++)
+        sp__agg_lane_free(&o->lanes[i]);
+    free(o->lanes);
     free(o->regions);
     free(o->region_cells);
     free(o->nodes);
@@ -191,6 +208,8 @@ int sp__agg_rank_out_copy(sp_agg_rank *dst, const sp_agg_rank *src)
     dst->global_node = NULL;
     dst->node_cells = dup_mem(src->node_cells, src->nnode_cells, sizeof *src->node_cells);
     dst->node_hists = dup_mem(src->node_hists, src->nnode_hists, sizeof *src->node_hists);
+    dst->lanes = NULL; /* lanes stay with the pass (windows read them there) */
+    dst->nlanes = 0;
     int rc = (!dst->regions || !dst->region_cells || !dst->nodes || !dst->node_cells ||
               !dst->node_hists) ? SP_ENOMEM : 0;
     /* The histograms: pointers copied above must not be shared. */

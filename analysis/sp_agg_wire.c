@@ -12,6 +12,7 @@
 
 #include "sp_agg_internal.h"
 #include "sp_error.h"
+#include "sp_lod.h"
 #include "sp_run_read.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
@@ -77,6 +78,61 @@ static void put_cells(wbuf *b, const sp_agg_cell *c, size_t n)
     }
 }
 
+static void put_lod(wbuf *b, const sp_lod *lod)
+{
+    put64(b, lod != NULL);
+    if (!lod)
+        return;
+    put64(b, (uint64_t)lod->origin_ns);
+    put64(b, lod->ndepth);
+    put64(b, lod->nlevels);
+    for (size_t k = 0; k < lod->nlevels; k++) {
+        const sp_lod_level *l = &lod->levels[k];
+        put64(b, (uint64_t)l->bin_ns);
+        put64(b, l->nbins);
+        for (uint32_t d = 0; d < lod->ndepth; d++) {
+            put64(b, l->region[d] != NULL);
+            if (!l->region[d])
+                continue;
+            need(b, l->nbins * 8);
+            if (b->failed)
+                return;
+            for (size_t i = 0; i < l->nbins; i++) {
+                uint32_t r = (uint32_t)l->region[d][i];
+                float c = l->cover[d][i];
+                memcpy(b->p + b->n, &r, 4); /* little-endian hosts only (x86-64, arm64) */
+                memcpy(b->p + b->n + 4, &c, 4);
+                b->n += 8;
+            }
+        }
+    }
+}
+
+static void put_lanes(wbuf *b, const sp_agg_rank *o)
+{
+    put64(b, o->nlanes);
+    for (size_t i = 0; i < o->nlanes; i++) {
+        const sp_agg_lane *l = &o->lanes[i];
+        put64(b, (uint64_t)(int64_t)l->thread);
+        put64(b, l->calls);
+        put64(b, l->has_span);
+        put64(b, (uint64_t)l->first_ns);
+        put64(b, (uint64_t)l->last_ns);
+        put64(b, l->max_depth);
+        put64(b, l->nspans);
+        for (size_t k = 0; k < l->nspans; k++) {
+            const sp_agg_span *sp = &l->spans[k];
+            put64(b, (uint64_t)sp->start_ns);
+            put64(b, (uint64_t)sp->end_ns);
+            put64(b, (uint64_t)(int64_t)sp->region);
+            put64(b, sp->depth);
+            put64(b, sp->begin_block);
+            put64(b, sp->end_block);
+        }
+        put_lod(b, l->lod);
+    }
+}
+
 static void put_rank(wbuf *b, const sp_agg_rank *o)
 {
     put64(b, o->read);
@@ -117,6 +173,7 @@ static void put_rank(wbuf *b, const sp_agg_rank *o)
         put_hist(b, &o->node_hists[i].hist);
         put_hist(b, &o->node_hists[i].own_hist);
     }
+    put_lanes(b, o);
 }
 
 int sp_agg_encode(const sp_agg *a, uint8_t **out, size_t *len)
@@ -230,6 +287,115 @@ static sp_agg_cell *get_cells(rbuf *b, size_t *n, int64_t nkeys, int64_t nthread
     return c;
 }
 
+static sp_lod *get_lod(rbuf *b, int64_t nregions)
+{
+    if (!get64(b) || b->bad)
+        return NULL;
+    sp_lod *lod = calloc(1, sizeof *lod);
+    if (!lod) {
+        b->bad = 2;
+        return NULL;
+    }
+    lod->origin_ns = (int64_t)get64(b);
+    uint64_t ndepth = get64(b), nlevels = get64(b);
+    if (ndepth > SP_LOD_MAX_DEPTH || nlevels == 0 || nlevels > 64) {
+        b->bad = 1;
+        return lod;
+    }
+    lod->ndepth = (uint32_t)ndepth;
+    if (!(lod->levels = calloc(nlevels, sizeof *lod->levels))) {
+        b->bad = 2;
+        return lod;
+    }
+    lod->nlevels = (size_t)nlevels;
+    for (size_t k = 0; k < lod->nlevels && !b->bad; k++) {
+        sp_lod_level *l = &lod->levels[k];
+        l->region = calloc(SP_LOD_MAX_DEPTH, sizeof *l->region);
+        l->dur = calloc(SP_LOD_MAX_DEPTH, sizeof *l->dur);
+        l->cover = calloc(SP_LOD_MAX_DEPTH, sizeof *l->cover);
+        if (!l->region || !l->dur || !l->cover) {
+            b->bad = 2;
+            break;
+        }
+        l->bin_ns = (int64_t)get64(b);
+        l->nbins = (size_t)get64(b);
+        if (l->bin_ns <= 0 || l->nbins == 0 || l->nbins > SP_LOD_MAX_BINS) {
+            b->bad = 1;
+            break;
+        }
+        for (uint32_t d = 0; d < lod->ndepth && !b->bad; d++) {
+            if (!get64(b))
+                continue;
+            if ((b->n - b->at) / 8 < l->nbins) {
+                b->bad = 1;
+                break;
+            }
+            l->region[d] = malloc(l->nbins * sizeof *l->region[d]);
+            l->cover[d] = malloc(l->nbins * sizeof *l->cover[d]);
+            if (!l->region[d] || !l->cover[d]) {
+                b->bad = 2;
+                break;
+            }
+            for (size_t i = 0; i < l->nbins; i++) {
+                int32_t r;
+                float c;
+                memcpy(&r, b->p + b->at, 4);
+                memcpy(&c, b->p + b->at + 4, 4);
+                b->at += 8;
+                if (r < -1 || r >= nregions || !(c >= 0.0f && c <= 1.0f))
+                    b->bad = 1;
+                l->region[d][i] = r;
+                l->cover[d][i] = c;
+            }
+        }
+    }
+    return lod;
+}
+
+static void get_lanes(rbuf *b, sp_agg_rank *o, int64_t nthreads, int64_t nregions)
+{
+    o->nlanes = get_count(b, 56);
+    o->lanes = calloc(o->nlanes ? o->nlanes : 1, sizeof *o->lanes);
+    if (!o->lanes) {
+        b->bad = 2;
+        o->nlanes = 0;
+        return;
+    }
+    int32_t prev = -1;
+    for (size_t i = 0; i < o->nlanes && !b->bad; i++) {
+        sp_agg_lane *l = &o->lanes[i];
+        l->thread = get_id(b, prev + 1, nthreads); /* by thread, unique */
+        prev = l->thread;
+        l->calls = get64(b);
+        l->has_span = get64(b) != 0;
+        l->first_ns = (int64_t)get64(b);
+        l->last_ns = (int64_t)get64(b);
+        l->max_depth = (uint32_t)get64(b);
+        l->nspans = get_count(b, 48);
+        if (b->bad)
+            break;
+        if (!(l->spans = calloc(l->nspans ? l->nspans : 1, sizeof *l->spans))) {
+            b->bad = 2;
+            l->nspans = 0;
+            break;
+        }
+        for (size_t k = 0; k < l->nspans && !b->bad; k++) {
+            sp_agg_span *sp = &l->spans[k];
+            sp->start_ns = (int64_t)get64(b);
+            sp->end_ns = (int64_t)get64(b);
+            sp->region = get_id(b, 0, nregions);
+            sp->depth = (uint32_t)get64(b);
+            sp->begin_block = (uint32_t)get64(b);
+            sp->end_block = (uint32_t)get64(b);
+            if (sp->end_block < sp->begin_block || sp->end_ns < sp->start_ns ||
+                (k && (sp->begin_block < sp[-1].begin_block ||
+                       (sp->begin_block == sp[-1].begin_block && sp->depth <= sp[-1].depth))))
+                b->bad = 1; /* sorted by begin block, then depth */
+        }
+        l->lod = get_lod(b, nregions);
+    }
+}
+
 static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nregions)
 {
     /* Threads: the header's table, or as many as a hand-built run used. */
@@ -314,6 +480,8 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         get_hist(b, &o->node_hists[i].hist);
         get_hist(b, &o->node_hists[i].own_hist);
     }
+    if (!b->bad)
+        get_lanes(b, o, nthreads, nregions);
 }
 
 static void get_series(rbuf *b, sp_agg *a)

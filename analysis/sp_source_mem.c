@@ -175,40 +175,50 @@ static int build_rank(sp_event_source *src, mem_src *s, size_t r)
     return rc;
 }
 
+/* Reads may run on several threads (one per rank): each has its own
+ * scratch, a copy of the source's buffers. */
 static int mem_read(sp_event_source *src, size_t rank, size_t b0, size_t b1, sp_event_fn fn,
                     void *ud)
 {
-    mem_src *s = src->impl;
-    const sp_rank_data *rk = &s->calls->ranks[rank];
-    mem_rank *m = &s->rk[rank];
-    for (size_t b = b0; b < b1; b++) {
+    const mem_src *shared = src->impl;
+    mem_src s = {.calls = shared->calls, .rk = shared->rk,
+                 .t = malloc(MEM_BLOCK_EVENTS * sizeof *s.t),
+                 .region = malloc(MEM_BLOCK_EVENTS * sizeof *s.region)};
+    const sp_rank_data *rk = &s.calls->ranks[rank];
+    mem_rank *m = &s.rk[rank];
+    int rc = s.t && s.region ? 0 : SP_ENOMEM;
+    for (size_t b = b0; b < b1 && rc == 0; b++) {
         const sp_block *blk = &src->blocks[rank][b];
         block_pos at = m->pos[b];
         /* The open calls: the outermost at.depth ancestors of the last call
          * begun (ancestors have smaller rows, so walk up then reverse). */
         size_t chain = 0;
         for (int64_t c = at.next_call ? (int64_t)at.next_call - 1 : -1;
-             c >= 0 && rk->thread[c] == blk->thread; c = parent_of(m, rk, (size_t)c))
-            if (push(s, &chain, c) != 0)
-                return SP_ENOMEM;
+             c >= 0 && rk->thread[c] == blk->thread && rc == 0; c = parent_of(m, rk, (size_t)c))
+            rc = push(&s, &chain, c);
+        if (rc)
+            break;
         for (size_t i = 0; i < chain / 2; i++) {
-            int64_t x = s->stack[i];
-            s->stack[i] = s->stack[chain - 1 - i];
-            s->stack[chain - 1 - i] = x;
+            int64_t x = s.stack[i];
+            s.stack[i] = s.stack[chain - 1 - i];
+            s.stack[chain - 1 - i] = x;
         }
         size_t end = at.next_call;
         while (end < rk->ncalls && rk->thread[end] == blk->thread)
             end++;
         cursor c = {.call = at.next_call, .end = end, .depth = at.depth < chain ? at.depth : chain};
-        size_t n = step(s, m, rk, &c, blk->events);
-        if (n == SIZE_MAX)
-            return SP_ENOMEM;
-        sp_event_batch batch = {rank, b, blk->thread, n, s->t, s->region};
-        int rc = fn(ud, &batch);
-        if (rc)
-            return rc;
+        size_t n = step(&s, m, rk, &c, blk->events);
+        if (n == SIZE_MAX) {
+            rc = SP_ENOMEM;
+            break;
+        }
+        sp_event_batch batch = {rank, b, blk->thread, n, s.t, s.region};
+        rc = fn(ud, &batch);
     }
-    return 0;
+    free(s.stack);
+    free(s.t);
+    free(s.region);
+    return rc;
 }
 
 static void mem_close(sp_event_source *src)
