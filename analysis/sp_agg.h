@@ -201,6 +201,22 @@ int sp_agg_run(sp_event_source *src, const sp_agg_opts *opts, sp_agg **out);
 
 void sp_agg_free(sp_agg *a);
 
+/*
+ * A pass that stays open on a run that is being recorded (viewer --follow,
+ * summary --follow): sp_agg_follow_update() replays only the blocks added
+ * since its last call (refresh the source first: sp_event_source_refresh),
+ * every thread's open calls carried over, and hands back a new aggregate of
+ * everything so far, its open calls cut at their thread's last event (as a
+ * killed run's are). An update costs the new blocks plus a copy of the
+ * aggregates, never the calls read before. No level-of-detail index is
+ * built (SP_AGG_LOD is ignored): windows serve the timeline. src must
+ * outlive the follower.
+ */
+typedef struct sp_agg_follow sp_agg_follow;
+int sp_agg_follow_new(sp_event_source *src, const sp_agg_opts *opts, sp_agg_follow **out);
+int sp_agg_follow_update(sp_agg_follow *f, sp_agg **out);
+void sp_agg_follow_free(sp_agg_follow *f);
+
 /* Forget the ranks r with keep[r] false (their aggregates are freed and
  * they count as not read), and recompute the span. */
 void sp_agg_drop_ranks(sp_agg *a, const bool *keep);

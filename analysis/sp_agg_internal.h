@@ -116,6 +116,9 @@ void sp__agg_rank_free_state(sp__rank_state *rs);
 void sp__agg_lane_free(sp_agg_lane *l);
 /* Free the arrays of an sp_agg_rank. */
 void sp__agg_rank_out_free(sp_agg_rank *out);
+/* A deep copy of a rank state (the level-of-detail indexes are not
+ * copied). 0 or SP_ENOMEM (dst freed). */
+int sp__agg_rank_clone(sp__rank_state *dst, const sp__rank_state *src);
 /* A deep copy of an sp_agg_rank. 0 or SP_ENOMEM (dst zeroed). */
 int sp__agg_rank_out_copy(sp_agg_rank *dst, const sp_agg_rank *src);
 

@@ -183,6 +183,88 @@ int sp_agg_run(sp_event_source *src, const sp_agg_opts *opts, sp_agg **out)
     return rc;
 }
 
+/* ---- a pass that follows a recording run ---- */
+
+struct sp_agg_follow {
+    sp__pass *p;
+};
+
+int sp_agg_follow_new(sp_event_source *src, const sp_agg_opts *opts, sp_agg_follow **out)
+{
+    *out = NULL;
+    sp_agg_follow *f = calloc(1, sizeof *f);
+    if (!f)
+        return sp__error(SP_ENOMEM, "out of memory");
+    sp_agg_opts o = opts ? *opts : (sp_agg_opts){0};
+    o.flags &= ~SP_AGG_LOD; /* sized for the blocks at open: built for finished runs */
+    int rc = sp__pass_new(src, &o, &f->p);
+    if (rc) {
+        free(f);
+        return rc;
+    }
+    *out = f;
+    return 0;
+}
+
+/* A copy of the pass with its state, to cut open calls in without
+ * touching the pass that goes on. */
+static int clone_pass(const sp__pass *p, sp__pass **out)
+{
+    sp__pass *c;
+    int rc = sp__pass_new(p->src, &p->opts, &c);
+    if (rc)
+        return rc;
+    for (size_t r = 0; r < p->nranks; r++) {
+        sp__agg_rank_free_state(&c->ranks[r]);
+        sp__agg_rank_out_free(&c->ranks[r].out);
+        if ((rc = sp__agg_rank_clone(&c->ranks[r], &p->ranks[r])) != 0) {
+            memset(&c->ranks[r], 0, sizeof c->ranks[r]);
+            sp__pass_free(c);
+            return rc;
+        }
+    }
+    for (size_t g = 0; p->series && c->series && g < p->nseries && g < c->nseries; g++) {
+        if (!p->series[g].bins)
+            continue;
+        c->series[g] = p->series[g];
+        c->series[g].bins = malloc(p->series[g].nbins * sizeof *c->series[g].bins);
+        if (!c->series[g].bins) {
+            sp__pass_free(c);
+            return SP_ENOMEM;
+        }
+        memcpy(c->series[g].bins, p->series[g].bins,
+               p->series[g].nbins * sizeof *c->series[g].bins);
+    }
+    *out = c;
+    return 0;
+}
+
+int sp_agg_follow_update(sp_agg_follow *f, sp_agg **out)
+{
+    *out = NULL;
+    int rc = sp__pass_run(f->p);
+    if (rc)
+        return rc;
+    sp__pass *c;
+    if ((rc = clone_pass(f->p, &c)) != 0)
+        return sp__error(SP_ENOMEM, "out of memory following the run");
+    for (size_t r = 0; rc == 0 && r < c->nranks; r++)
+        if (c->ranks[r].out.read)
+            rc = sp__pass_cut_open(c, r);
+    if (rc == 0 && take_result(c, out))
+        rc = sp__error(SP_ENOMEM, "out of memory following the run");
+    sp__pass_free(c);
+    return rc;
+}
+
+void sp_agg_follow_free(sp_agg_follow *f)
+{
+    if (!f)
+        return;
+    sp__pass_free(f->p);
+    free(f);
+}
+
 /* ---- the run's tree from the ranks' trees ---- */
 
 typedef struct tree_build {

@@ -15,6 +15,7 @@
  * first block to its last, so observers see a rank's calls in end order.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,26 @@ typedef struct rank_job {
     size_t rank;
     int64_t offset;        /* clock offset: rank clock + offset = rank 0 clock */
     uint64_t unreported;   /* events since the last progress report */
-    char ctx[96];
+    bool check;            /* the source is not trusted: times and nesting checked */
+    bool hard;             /* a check failed that no torn write explains */
+    uint64_t total;        /* durations of the rank's calls (capped at 2^62) */
+    char ctx[512];
 } rank_job;
+
+#define TIME_LIMIT ((int64_t)1 << 61) /* 73 years: what any time may be */
+
+/* A file whose times cannot be (not a torn write: refused even unfinished). */
+static int damaged(rank_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int damaged(rank_job *j, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    j->hard = true;
+    return sp__error(SP_EFORMAT, "%s: %s: the file is damaged", j->ctx, msg);
+}
 
 static int push_frame(sp__thread *th)
 {
@@ -192,9 +211,21 @@ static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool c
     sp_agg_rank *o = &rs->out;
     sp__frame *f = &th->stack[--th->depth];
     j->w->open_cnt[f->region]--;
+    if (j->check) {
+        if (t < f->start)
+            return damaged(j, "a call of region %" PRId32 " ends before it starts ([%" PRId64
+                           ", %" PRId64 "] ns)", f->region, f->start, t);
+        if (f->child_ns > t - f->start)
+            return damaged(j, "a call of region %" PRId32 " lasts %" PRId64 " ns but its calls "
+                           "inside last %" PRId64 " ns (own time would be negative)",
+                           f->region, t - f->start, f->child_ns);
+        if ((uint64_t)(t - f->start) > ((uint64_t)1 << 62) - j->total)
+            return damaged(j, "the calls' durations add up to more than 2^62 ns (146 years)");
+        j->total += (uint64_t)(t - f->start);
+    }
     int64_t dur = t > f->start ? t - f->start : 0;
     int64_t own = dur - f->child_ns;
-    if (own < 0) /* children longer than their parent: damaged times */
+    if (own < 0) /* children longer than their parent (a trusted source's damage) */
         own = 0;
     if (th->depth)
         th->stack[th->depth - 1].child_ns = sp__sat_add(th->stack[th->depth - 1].child_ns, dur);
@@ -347,6 +378,10 @@ static int on_block(void *ud, const sp_event_batch *b)
     int rc = check_block(j, b, th->depth);
     if (rc)
         return rc;
+    for (size_t i = 0; j->check && i < b->n; i++)
+        if (b->t_ns[i] < -TIME_LIMIT || b->t_ns[i] > TIME_LIMIT)
+            return damaged(j, "block %zu, event %zu: time %" PRId64 " ns is impossible (times "
+                           "lie within +-2^61 ns, 73 years)", b->block, i, b->t_ns[i]);
     for (size_t i = 0; i < b->n && rc == 0; i++) {
         int32_t g = b->region[i];
         rc = g >= 0 ? begin_call(j, th, g, b->t_ns[i], b->block)
@@ -368,8 +403,9 @@ static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
     sp_event_source *src = p->src;
     const sp_run *run = src->run;
     rank_job j = {.p = p, .rs = rs, .w = w, .rank = r,
-                  .offset = run->ranks[r].clock_offset_ns};
-    snprintf(j.ctx, sizeof j.ctx, "rank %zu", r);
+                  .offset = run->ranks[r].clock_offset_ns, .check = !src->trusted};
+    snprintf(j.ctx, sizeof j.ctx, "%s: rank %zu", run->source_path ? run->source_path : "run",
+             r);
     if (rs->stopped || rs->next_block >= src->nblocks[r])
         return 0;
     if (cover_threads(rs, run->ranks[r].nthreads) ||
@@ -378,7 +414,7 @@ static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
     if ((p->opts.flags & SP_AGG_LOD) && make_lods(&j))
         return SP_ENOMEM;
     int rc = sp_event_source_read(src, r, rs->next_block, src->nblocks[r], on_block, &j);
-    if (rc == SP_EFORMAT && !src->complete) {
+    if (rc == SP_EFORMAT && !src->complete && !j.hard) {
         /* A torn write of an unfinished file: keep what came before. */
         rs->out.torn_blocks += src->nblocks[r] - rs->next_block;
         rs->stopped = true;

@@ -246,3 +246,80 @@ int sp__agg_rank_out_copy(sp_agg_rank *dst, const sp_agg_rank *src)
     }
     return rc;
 }
+
+static int map_copy(sp_u64map *dst, const sp_u64map *src)
+{
+    memset(dst, 0, sizeof *dst);
+    if (!src->cap)
+        return 0;
+    dst->keys = malloc(src->cap * sizeof *dst->keys);
+    dst->vals = malloc(src->cap * sizeof *dst->vals);
+    if (!dst->keys || !dst->vals) {
+        sp_u64map_free(dst);
+        return SP_ENOMEM;
+    }
+    memcpy(dst->keys, src->keys, src->cap * sizeof *dst->keys);
+    memcpy(dst->vals, src->vals, src->cap * sizeof *dst->vals);
+    dst->cap = src->cap;
+    dst->n = src->n;
+    return 0;
+}
+
+int sp__agg_rank_clone(sp__rank_state *dst, const sp__rank_state *src)
+{
+    memset(dst, 0, sizeof *dst);
+    int rc = sp__agg_rank_out_copy(&dst->out, &src->out);
+    if (rc)
+        return rc;
+    dst->cap_regions = dst->out.nregions;
+    dst->cap_rcells = dst->out.nregion_cells;
+    dst->cap_nodes = dst->out.nnodes;
+    dst->cap_ncells = dst->out.nnode_cells;
+    dst->cap_nhists = dst->out.nnode_hists;
+    dst->next_block = src->next_block;
+    dst->stopped = src->stopped;
+    if (map_copy(&dst->rcell_map, &src->rcell_map) || map_copy(&dst->ncell_map, &src->ncell_map) ||
+        map_copy(&dst->child_map, &src->child_map))
+        goto oom;
+    if (src->cap_node_hist_slot) {
+        dst->node_hist_slot = dup_mem(src->node_hist_slot, src->cap_node_hist_slot,
+                                      sizeof *src->node_hist_slot);
+        if (!dst->node_hist_slot)
+            goto oom;
+        dst->cap_node_hist_slot = src->cap_node_hist_slot;
+    }
+    size_t n = src->nthreads;
+    dst->threads = calloc(n ? n : 1, sizeof *dst->threads);
+    dst->lanes = calloc(n ? n : 1, sizeof *dst->lanes);
+    dst->cap_spans = calloc(n ? n : 1, sizeof *dst->cap_spans);
+    if (!dst->threads || !dst->lanes || !dst->cap_spans)
+        goto oom;
+    dst->nthreads = n;
+    for (size_t t = 0; t < n; t++) {
+        const sp__thread *a = &src->threads[t];
+        sp__thread *b = &dst->threads[t];
+        *b = *a;
+        b->stack = NULL;
+        b->cap = 0;
+        if (a->depth) {
+            if (!(b->stack = dup_mem(a->stack, a->depth, sizeof *a->stack)))
+                goto oom;
+            b->cap = a->depth;
+        }
+        if (src->lanes) {
+            const sp_agg_lane *la = &src->lanes[t];
+            sp_agg_lane *lb = &dst->lanes[t];
+            *lb = *la;
+            lb->lod = NULL; /* the index is not copied: a snapshot serves windows */
+            lb->spans = NULL;
+            if (la->nspans && !(lb->spans = dup_mem(la->spans, la->nspans, sizeof *la->spans)))
+                goto oom;
+            dst->cap_spans[t] = la->nspans;
+        }
+    }
+    return 0;
+oom:
+    sp__agg_rank_free_state(dst);
+    sp__agg_rank_out_free(&dst->out);
+    return SP_ENOMEM;
+}

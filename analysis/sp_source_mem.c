@@ -252,6 +252,7 @@ sp_event_source *sp_source_mem_new(const sp_run *calls, sp_run *header)
     }
     src->impl = s;
     src->complete = true;
+    src->trusted = true;
     s->calls = calls;
     s->rk = calloc(calls->nranks ? calls->nranks : 1, sizeof *s->rk);
     s->t = malloc(MEM_BLOCK_EVENTS * sizeof *s->t);

@@ -88,6 +88,8 @@ struct sp_event_source {
     sp_block **blocks;    /* per rank, nblocks[r] entries */
     size_t *cap;          /* per rank: room in blocks[r] */
     bool complete;        /* the run finished: no block will be added */
+    bool trusted;         /* built by our own code (calls in memory, or checked
+                             whole when read): the pass need not check times */
     size_t bad_rank, bad_block; /* where a read met damaged events (SIZE_MAX: none) */
     void *impl;           /* the source's own state */
 };

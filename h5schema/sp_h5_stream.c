@@ -118,11 +118,16 @@ static int take_blocks(sp_event_source *src, h5src *h, size_t r)
     uint64_t row = s->first[nb];
     for (hsize_t i = 0; i < n; i++) {
         uint64_t at = s->table_rows + i;
-        if (th[i] < 0 || (size_t)th[i] >= rk->nthreads || ev[i] == 0 ||
-            ev[i] > SP_BLOCK_MAX_EVENTS || be[i] > ev[i]) {
-            rc = sp__error(SP_EFORMAT, "%s: rank %zu: block %" PRIu64 " is damaged (thread %"
-                           PRId32 " of %zu, %" PRIu32 " events, %" PRIu32 " begins)", file, r,
-                           at, th[i], rk->nthreads, ev[i], be[i]);
+        if (th[i] < 0 || (size_t)th[i] >= rk->nthreads) {
+            rc = sp__error(SP_EFORMAT, "%s: rank %zu: block %" PRIu64 " names thread %" PRId32
+                           " (the thread table has %zu rows)", file, r, at, th[i],
+                           rk->nthreads);
+            goto done;
+        }
+        if (be[i] > ev[i] || ev[i] == 0 || ev[i] > SP_BLOCK_MAX_EVENTS) {
+            rc = sp__error(SP_EFORMAT, "%s: rank %zu: block %" PRIu64 " has %" PRIu32
+                           " begins among %" PRIu32 " events (a block holds 1 to %u)", file, r,
+                           at, be[i], ev[i], SP_BLOCK_MAX_EVENTS);
             goto done;
         }
         if (row + ev[i] > e)
@@ -165,6 +170,20 @@ done:
     return rc;
 }
 
+/* Events the whole blocks table announces (for a message). */
+static uint64_t announced(h5src *h, size_t r)
+{
+    srank *s = &h->rk[r];
+    hsize_t k = min2(min2(s->col[C_THREAD].n, s->col[C_EVENTS].n),
+                     min2(s->col[C_BEGINS].n, s->col[C_T0].n));
+    uint64_t sum = 0;
+    uint32_t v;
+    for (hsize_t i = 0; i < k; i++)
+        if (sp_v2c_read(h->path, &s->col[C_EVENTS], H5T_NATIVE_UINT32, i, 1, &v) == 0)
+            sum += v;
+    return sum;
+}
+
 static int open_rank(sp_event_source *src, h5src *h, size_t r)
 {
     srank *s = &h->rk[r];
@@ -189,8 +208,9 @@ static int open_rank(sp_event_source *src, h5src *h, size_t r)
         return rc;
     h->st.torn_blocks += s->torn;
     if (s->torn && h->st.complete)
-        return sp__error(SP_EFORMAT, "%s: rank %zu: the blocks announce more events than the "
-                         "event columns hold", h->path, r);
+        return sp__error(SP_EFORMAT, "%s: rank %zu: the blocks announce %" PRIu64 " events, the "
+                         "event columns hold %llu", h->path, r, announced(h, r),
+                         (unsigned long long)min2(s->col[C_DT].n, s->col[C_REGION].n));
     return 0;
 }
 
@@ -488,6 +508,11 @@ sp_event_source *sp_h5_stream_open(const char *path, int *status)
         rc = open_rank(src, h, r);
     if (rc == 0)
         rc = sp_v2_read_end(&h->st);
+    /* What no reader lets through (clock offsets, line, counter and dropped
+     * sums, memory for ranks x regions); the calls are checked as they
+     * stream (sp_agg_pass.c: times, nesting, own time). */
+    if (rc == 0)
+        rc = sp__run_check_read(path, src->run);
     if (rc == 0)
         rc = sp__h5_finish_read(path, &h->o, src->run);
     if (h)
