@@ -23,7 +23,7 @@ void sp_compare_options_init(sp_compare_options *o)
         return;
     memset(o, 0, sizeof *o);
     o->estimator = SP_CMP_EST_QUANTILE;
-    o->quantile = 0.25;
+    o->quantile = 0; /* adaptive (sp__typical_quantile) */
     o->alpha = 0.05;
     o->min_change_pct = 10;
     o->min_time_s = 1e-4;
@@ -47,7 +47,7 @@ static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
         return sp__error(SP_EINVAL, "compare: no %s run", nb == 0 ? "base" : "candidate");
     if (!(o->alpha > 0 && o->alpha < 1))
         return sp__error(SP_EINVAL, "compare: alpha %g is not between 0 and 1", o->alpha);
-    if (!(o->quantile > 0 && o->quantile < 1) ||
+    if (!(o->quantile >= 0 && o->quantile < 1) ||
         (o->estimator != SP_CMP_EST_QUANTILE && o->estimator != SP_CMP_EST_HL))
         return sp__error(SP_EINVAL, "compare: bad estimator or quantile %g", o->quantile);
     if (!(o->min_change_pct >= 0) || !(o->min_time_s >= 0) || !(o->min_share_pct >= 0))
@@ -67,13 +67,19 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double 
         const sp__cmp_fig *f = &runs[j].fig[k];
         if (!f->calls)
             continue;
-        s->per_call_s += loc[j * nkeys + (size_t)k];
-        s->typical_time_s += loc[j * nkeys + (size_t)k] * f->calls_per_rank;
+        double typ = loc[j * nkeys + (size_t)k];
+        s->per_call_s += typ;
+        s->typical_time_s += typ * f->calls_per_rank;
         s->runs++;
         s->calls += f->calls;
         s->calls_per_rank += f->calls_per_rank;
         s->time_mean_s += f->time_mean_s;
         s->time_max_s += f->time_max_s;
+        s->cpu_wait_s += f->wait_s;
+        /* Preemptions per typical call: its length x the measured rate of
+         * preemptions per second on a CPU. */
+        double pre = typ * runs[j].sched.switches_per_cpu_s;
+        s->preempt_per_call = pre > s->preempt_per_call ? pre : s->preempt_per_call;
         if (f->ranks > s->ranks)
             s->ranks = f->ranks;
     }
@@ -83,7 +89,9 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double 
         s->time_max_s /= s->runs;
         s->per_call_s /= s->runs;
         s->typical_time_s /= s->runs;
+        s->cpu_wait_s /= s->runs;
     }
+    s->net_time_s = s->time_mean_s - s->cpu_wait_s;
 }
 
 /* ---------------------------------------------------------------- tests */
@@ -196,15 +204,16 @@ static double strata_at(const void *ctx, size_t i)
     return best;
 }
 
-/* The typical call (s) of key k: the quantile of the log durations (so a
+/* The typical call (s) of key k: its quantile of the log durations (so a
  * geometric interpolation), or the median for HL. 0 without calls. */
-static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o)
+static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o,
+                           double quantile)
 {
     strata t;
     strata_init(&t, sm, k, NULL);
     if (!t.n)
         return 0;
-    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : o->quantile;
+    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : quantile;
     double h = q * (double)(t.n - 1);
     size_t lo = (size_t)floor(h);
     double v = strata_at(&t, lo);
@@ -259,6 +268,7 @@ static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_
                       int32_t k, const sp_compare_options *o, double *xb, double *xc,
                       double *norm)
 {
+    double q = e->quantile;
     bool by_rank = sb->nstrata > 1 && sb->nstrata == sc->nstrata;
     if (by_rank)
         strata_medians(sb, k, norm);
@@ -281,7 +291,7 @@ static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_
         strata_init(&tb, sb, k, by_rank ? norm : NULL);
         strata_init(&tc, sc, k, by_rank ? norm : NULL);
         sp__sorted xs = {tb.n, strata_at, &tb}, ys = {tc.n, strata_at, &tc};
-        sp__quantile_shift_acc(&xs, &ys, o->quantile, o->alpha, &s);
+        sp__quantile_shift_acc(&xs, &ys, q, o->alpha, &s);
     }
     /* Time per rank = calls per rank x time per call: the count ratio is
      * exact (no sampling noise), the per-call ratio carries the interval. */
@@ -296,8 +306,13 @@ static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_
     return 0;
 }
 
+/* The level of the total's interval: it is judged on fewer, dependent
+ * values (segments of a run, or runs) and its noise has heavy tails (a few
+ * long preemptions), so it is held to alpha / 20 (99.75 % at 0.05). */
+#define TOTAL_ALPHA_DIV 20
+
 /* Repeated runs: Welch on the log of each run's robust time per rank
- * (typical call x calls per rank). */
+ * (typical call x calls per rank), and on the log of its net total. */
 static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const sp__cmp_run *cr,
                       size_t nc, int32_t k, const double *locb, const double *locc, size_t nkeys,
                       double alpha, double *xb, double *xc)
@@ -315,34 +330,148 @@ static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const s
         e->ratio_hi = exp(w.hi);
         e->p_value = w.p_value;
     }
+    /* The totals, as measured and net of the waits for a CPU (the
+     * interval spans both). */
+    double lo = INFINITY, hi = -INFINITY;
+    bool clear[2];
+    for (int net = 0; net < 2; net++) {
+        for (size_t j = 0; j < nb; j++)
+            xb[j] = log(fmax(br[j].fig[k].time_mean_s - net * br[j].fig[k].wait_s, 1e-12));
+        for (size_t j = 0; j < nc; j++)
+            xc[j] = log(fmax(cr[j].fig[k].time_mean_s - net * cr[j].fig[k].wait_s, 1e-12));
+        sp__welch(xb, nb, xc, nc, alpha / TOTAL_ALPHA_DIV, &w);
+        if (!w.ok)
+            return;
+        lo = fmin(lo, w.lo);
+        hi = fmax(hi, w.hi);
+        clear[net] = w.lo > 0 || w.hi < 0;
+    }
+    e->total_tested = true;
+    e->total_lo_pct = 100 * (exp(lo) - 1);
+    e->total_hi_pct = 100 * (exp(hi) - 1);
+    e->total_raw_clear = clear[0];
+    e->total_net_clear = clear[1] && e->total_diff_s != 0;
+}
+
+/* One run per side: the change of the total time per rank, as measured
+ * (noise: its within-run variation over the segments of each run) and net
+ * of the measured waits for a CPU (noise: also the scatter of those waits).
+ * The interval spans both. */
+static void test_total(sp_cmp_entry *e, const sp__cmp_run *br, const sp__cmp_run *cr, int32_t k,
+                       double alpha)
+{
+    const sp__cmp_fig *f[2] = {&br->fig[k], &cr->fig[k]};
+    const sp__cmp_run *r[2] = {br, cr};
+    double var_seg = 0, var_wait = 0;
+    for (int s = 0; s < 2; s++) {
+        /* The total is the sum of the segments: n x their variance. */
+        double mean = 0, ss = 0;
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+            mean += f[s]->seg_s[j] / SP__CMP_SEGMENTS;
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+            ss += (f[s]->seg_s[j] - mean) * (f[s]->seg_s[j] - mean);
+        var_seg += ss / (SP__CMP_SEGMENTS - 1) * SP__CMP_SEGMENTS;
+        /* Preemptions arrive at random: the wait in a region is a compound
+         * Poisson sum of preemptions of mean length w, variance ~ 2 w x its
+         * mean (exponential lengths); the mean over ranks divides it. */
+        double w = r[s]->sched.wait_per_switch_s;
+        var_wait += 2 * w * f[s]->wait_s / (f[s]->ranks ? f[s]->ranks : 1);
+    }
+    double base = e->base.time_mean_s;
+    if (!(base > 0))
+        return;
+    double z = sp__normal_quantile(1 - alpha / TOTAL_ALPHA_DIV / 2);
+    double raw = e->cand.time_mean_s - base;
+    double net = e->cand.net_time_s - e->base.net_time_s;
+    double hr = z * sqrt(var_seg), hn = z * sqrt(var_seg + var_wait);
+    e->total_tested = true;
+    e->total_lo_pct = 100 * fmin(raw - hr, net - hn) / base;
+    e->total_hi_pct = 100 * fmax(raw + hr, net + hn) / base;
+    e->total_raw_clear = raw - hr > 0 || raw + hr < 0;
+    e->total_net_clear = (net - hn > 0 || net + hn < 0) && raw * net > 0;
 }
 
 /* ---------------------------------------------------------------- verdict */
 
-static void decide(sp_cmp_entry *e, const sp_compare *c)
+/* Preemptions per typical call above which a side's fastest calls cannot
+ * be trusted to be undisturbed: with a random phase, a call of length L
+ * between preemptions D apart escapes them with probability 1 - L / D, so
+ * at 0.5 half the calls or fewer ran whole. */
+#define PREEMPT_MAX 0.5
+
+/* |change| beyond the budget, and |impact| at least both floors. */
+static sp_cmp_why relevance(const sp_compare *c, double change_pct, double impact)
 {
     const sp_compare_options *o = &c->opts;
+    if (!(fabs(change_pct) > o->min_change_pct))
+        return SP_CMP_WHY_SMALL_CHANGE;
+    if (fabs(impact) < o->min_time_s)
+        return SP_CMP_WHY_SMALL_TIME;
+    if (fabs(impact) < o->min_share_pct / 100 * c->base_share_s)
+        return SP_CMP_WHY_SMALL_SHARE;
+    return SP_CMP_WHY_NONE;
+}
+
+static void decide(sp_cmp_entry *e, const sp_compare *c)
+{
     e->change_pct = 100 * (e->ratio - 1);
-    e->impact_s = (e->ratio - 1) * e->base.typical_time_s;
+    e->rel_ratio = e->ratio / c->common_ratio;
+    e->impact_s = (e->rel_ratio - 1) * e->base.typical_time_s;
+    if (e->tested) {
+        e->change_lo_pct = 100 * (e->ratio_lo - 1);
+        e->change_hi_pct = 100 * (e->ratio_hi - 1);
+    }
+    /* 1. The typical time per rank, against the common change. */
+    sp_cmp_why typical = SP_CMP_WHY_NOT_CLEAR;
+    if (e->tested) {
+        double lo = e->ratio_lo / c->common_ratio, hi = e->ratio_hi / c->common_ratio;
+        bool clear = lo > 1 || hi < 1;
+        bool clear_raw = e->ratio_lo > 1 || e->ratio_hi < 1;
+        typical = clear ? relevance(c, 100 * (e->rel_ratio - 1), e->impact_s)
+                        : clear_raw && c->common_ratio != 1 ? SP_CMP_WHY_COMMON
+                                                            : SP_CMP_WHY_NOT_CLEAR;
+        if (typical == SP_CMP_WHY_NONE) {
+            if (e->base.preempt_per_call > PREEMPT_MAX || e->cand.preempt_per_call > PREEMPT_MAX) {
+                e->verdict = SP_CMP_NOT_COMPARABLE;
+                e->why = SP_CMP_WHY_INTERFERENCE;
+                return;
+            }
+            e->verdict = e->rel_ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+            e->basis = SP_CMP_BASIS_TYPICAL;
+            return;
+        }
+    }
+    /* 2. The total: a tail change (waits, stalls) the typical call misses,
+     * clear as measured and net of the waits for a CPU; clear only as
+     * measured, the waits for a CPU may explain it: undecided. */
+    double base = e->base.time_mean_s, raw = e->cand.time_mean_s - base;
+    if (e->total_tested && e->total_raw_clear && base > 0 &&
+        relevance(c, 100 * raw / base, raw) == SP_CMP_WHY_NONE) {
+        if (e->total_net_clear &&
+            relevance(c, 100 * e->total_diff_s / base, e->total_diff_s) == SP_CMP_WHY_NONE) {
+            e->verdict = e->total_diff_s > 0 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+            e->basis = SP_CMP_BASIS_TOTAL;
+            e->impact_s = e->total_diff_s;
+            return;
+        }
+        /* Unless the typical call shows no change beyond the budget: then
+         * the code did not change, the machine's load did. */
+        double budget = c->opts.min_change_pct / 100;
+        bool bounded = e->tested && e->ratio_hi / c->common_ratio < 1 + budget &&
+                       e->ratio_lo / c->common_ratio > 1 - budget;
+        if (!bounded) {
+            e->verdict = SP_CMP_NOT_COMPARABLE;
+            e->why = SP_CMP_WHY_CPU_WAIT;
+            e->impact_s = raw;
+            return;
+        }
+    }
     if (!e->tested) {
         e->verdict = SP_CMP_NOT_COMPARABLE;
         return;
     }
-    e->change_lo_pct = 100 * (e->ratio_lo - 1);
-    e->change_hi_pct = 100 * (e->ratio_hi - 1);
-    bool clear = e->ratio_lo > 1 || e->ratio_hi < 1;
-    double impact = fabs(e->impact_s);
     e->verdict = SP_CMP_SAME;
-    if (!clear)
-        e->why = SP_CMP_WHY_NOT_CLEAR;
-    else if (!(fabs(e->change_pct) > o->min_change_pct))
-        e->why = SP_CMP_WHY_SMALL_CHANGE;
-    else if (impact < o->min_time_s)
-        e->why = SP_CMP_WHY_SMALL_TIME;
-    else if (impact < o->min_share_pct / 100 * c->base_share_s)
-        e->why = SP_CMP_WHY_SMALL_SHARE;
-    else
-        e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+    e->why = typical;
 }
 
 /* What the comparison is built from (freed once the entries are filled). */
@@ -351,11 +480,13 @@ typedef struct work {
     sp__cmp_run *br, *cr;
     sp__cmp_samples sb, sc; /* one run per side: every call, kept */
     double *locb, *locc;    /* typical call per run and key (nkeys per run) */
+    double *quant;          /* per key: the quantile of its typical call */
     double *xb, *xc;        /* scratch for HL's logs */
     double *norm;           /* scratch: per-rank normalisers */
 } work;
 
-/* Fill entry e of key k. */
+/* Fill entry e of key k: both sides and the tests; the verdict comes once
+ * every entry is tested (decide(), against the common change). */
 static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k)
 {
     size_t nb = c->nbase, nc = c->ncand, nkeys = w->keys.n;
@@ -363,6 +494,7 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     side_of(br, nb, k, w->locb, nkeys, &e->base);
     side_of(cr, nc, k, w->locc, nkeys, &e->cand);
     e->p_value = 1;
+    e->quantile = c->opts.estimator == SP_CMP_EST_HL ? 0 : w->quant[k];
     if (!e->base.runs) {
         e->verdict = SP_CMP_NEW;
         e->change_pct = INFINITY;
@@ -379,19 +511,58 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     e->calls_changed = fabs(cc - cb) > 0.005 * fmax(cb, cc);
     /* Untested entries keep the observed ratio as a rough change. */
     e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
+    /* The total's change is that of the time per rank; what is judged
+     * (total_diff_s) is the smaller of it and of the change net of the
+     * measured waits for a CPU. */
+    double raw = e->cand.time_mean_s - e->base.time_mean_s;
+    double net = e->cand.net_time_s - e->base.net_time_s;
+    e->total_diff_s = raw * net <= 0 ? 0 : fabs(raw) < fabs(net) ? raw : net;
+    e->total_change_pct = e->base.time_mean_s > 0 ? 100 * raw / e->base.time_mean_s : 0;
     if (c->mode == SP_CMP_MODE_CALLS) {
         int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc, w->norm);
         if (rc)
             return rc;
         if (!e->tested)
             e->why = SP_CMP_WHY_FEW_CALLS;
+        test_total(e, br, cr, k, c->opts.alpha);
     } else if (e->base.runs < nb || e->cand.runs < nc) {
         e->why = SP_CMP_WHY_MISSING_RUNS;
     } else {
         test_runs(e, br, nb, cr, nc, k, w->locb, w->locc, nkeys, c->opts.alpha, w->xb, w->xc);
     }
-    decide(e, c);
     return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The common change (one run per side, own time): the median per-call
+ * ratio of the entries with an interval, when there are at least 3. */
+static void common_change(sp_compare *c)
+{
+    c->common_ratio = 1;
+    c->common_n = 0;
+    /* Inclusive times nest (a parent carries its children's changes): their
+     * ratios are not independent witnesses of the machine. */
+    if (c->mode != SP_CMP_MODE_CALLS || !c->opts.own)
+        return;
+    double *r = malloc((c->n ? c->n : 1) * sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; r && i < c->n; i++) {
+        const sp_cmp_entry *e = &c->entries[i];
+        if (e->tested && e->base.calls_per_rank > 0 && e->cand.calls_per_rank > 0)
+            r[n++] = e->ratio / (e->cand.calls_per_rank / e->base.calls_per_rank);
+    }
+    if (n >= 3) {
+        qsort(r, n, sizeof *r, cmp_dbl);
+        c->common_ratio = n % 2 ? r[n / 2] : sqrt(r[n / 2 - 1] * r[n / 2]);
+        c->common_n = n;
+        c->undecided = fabs(c->common_ratio - 1) * 100 > c->opts.min_change_pct;
+    }
+    free(r);
 }
 
 /* ---------------------------------------------------------------- order */
@@ -474,6 +645,7 @@ static void work_free(work *w, size_t nb, size_t nc)
     sp__cmp_samples_free(&w->sc);
     free(w->locb);
     free(w->locc);
+    free(w->quant);
     free(w->norm);
     free(w->xb);
     free(w->xc);
@@ -490,6 +662,37 @@ static void rank_range(const sp__cmp_run *r, size_t n, size_t *lo, size_t *hi, s
         *hi = k > *hi ? k : *hi;
         *threads = r[j].threads_max > *threads ? r[j].threads_max : *threads;
         *span += r[j].span_s / (double)n;
+    }
+}
+
+/* Each side's waits for a CPU: its runs' added up; measured only when
+ * every run of the side is. */
+static void sides_sched(sp_compare *c, const work *w)
+{
+    for (int side = 0; side < 2; side++) {
+        const sp__cmp_run *r = side ? w->cr : w->br;
+        size_t n = side ? c->ncand : c->nbase;
+        sp_sched_summary *s = side ? &c->cand_sched : &c->base_sched;
+        memset(s, 0, sizeof *s);
+        bool all = true;
+        for (size_t j = 0; j < n; j++) {
+            const sp_sched_summary *x = &r[j].sched;
+            all &= x->measured;
+            s->threads += x->threads;
+            s->covered_s += x->covered_s;
+            s->cpu_s += x->cpu_s;
+            s->wait_s += x->wait_s;
+            s->nivcsw += x->nivcsw;
+        }
+        s->measured = all && n;
+        if (s->covered_s > 0)
+            s->wait_share = s->wait_s / s->covered_s;
+        if (s->cpu_s > 0) {
+            s->wait_per_cpu_s = s->wait_s / s->cpu_s;
+            s->switches_per_cpu_s = (double)s->nivcsw / s->cpu_s;
+        }
+        if (s->nivcsw)
+            s->wait_per_switch_s = s->wait_s / (double)s->nivcsw;
     }
 }
 
@@ -521,8 +724,21 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
     size_t nkeys = w->keys.n;
     w->locb = calloc(nb * nkeys + 1, sizeof *w->locb);
     w->locc = calloc(nc * nkeys + 1, sizeof *w->locc);
-    if (!w->locb || !w->locc)
+    w->quant = calloc(nkeys + 1, sizeof *w->quant);
+    if (!w->locb || !w->locc || !w->quant)
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    /* Every run uses the key's one quantile: the lowest the run with the
+     * fewest calls of it allows. */
+    for (size_t k = 0; k < nkeys; k++) {
+        uint64_t fewest = UINT64_MAX;
+        for (size_t j = 0; j < nb + nc; j++) {
+            uint64_t n = (j < nb ? w->br[j] : w->cr[j - nb]).fig[k].calls;
+            fewest = n && n < fewest ? n : fewest;
+        }
+        w->quant[k] = o->quantile > 0 ? o->quantile
+                                      : sp__typical_quantile(fewest == UINT64_MAX ? 0 : fewest,
+                                                             o->alpha);
+    }
     size_t cap = 0;
     int rc = 0;
     for (size_t j = 0; j < nb + nc && !rc; j++) {
@@ -542,7 +758,7 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
         }
         cap = most > cap ? most : cap; /* HL's scratch needs this many */
         for (size_t k = 0; !rc && k < nkeys; k++)
-            loc[k] = typical_call(&sm, (int32_t)k, o);
+            loc[k] = typical_call(&sm, (int32_t)k, o, w->quant[k]);
         if (!rc && keep)
             *(is_base ? &w->sb : &w->sc) = sm;
         else
@@ -624,6 +840,13 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
         entry_of[k] = (int32_t)(c->n - 1);
     }
     free(entry_of);
+    if (!rc) {
+        common_change(c);
+        for (size_t i = 0; i < c->n; i++)
+            if (c->entries[i].verdict != SP_CMP_NEW && c->entries[i].verdict != SP_CMP_REMOVED)
+                decide(&c->entries[i], c);
+        sides_sched(c, &w);
+    }
     work_free(&w, nb, nc);
     if (!rc) {
         if (o->tree)

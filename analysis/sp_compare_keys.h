@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "sp_model.h"
+#include "sp_sched.h"
 
 /* Separator of the regions of a call path in a key (never in names that
  * sp__label_copy would display: a control character). */
@@ -36,13 +37,24 @@ typedef struct sp__cmp_keys {
 int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent);
 void sp__cmp_keys_free(sp__cmp_keys *k);
 
-/* What a run says about one key. */
+/* A run's time is cut into this many equal segments (per rank, from its
+ * first call's start to its last call's end) for the within-run variation
+ * of a region's total. */
+#define SP__CMP_SEGMENTS 10
+
+/* What a run says about one key. Per rank figures are per thread that ran
+ * the key, averaged over the ranks that ran it. */
 typedef struct sp__cmp_fig {
     uint64_t calls;          /* all calls in the run */
     double calls_per_rank;   /* mean over ranks that ran it of calls / threads */
     double time_mean_s;      /* mean over those ranks of time / threads */
     double time_max_s;       /* max over ranks */
     uint32_t ranks;          /* ranks that ran it */
+    double wait_s;           /* of time_mean_s, the estimated wait for a CPU:
+                                each call's time x its thread's measured wait
+                                share at the call's start (0: not measured) */
+    double seg_s[SP__CMP_SEGMENTS]; /* time_mean_s by the segment the calls
+                                started in */
 } sp__cmp_fig;
 
 /* A run read for the comparison: the key of each call, per-key figures. */
@@ -53,6 +65,7 @@ typedef struct sp__cmp_run {
     sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
     double span_s;      /* wall time of the run */
     size_t threads_max; /* threads with calls on the busiest rank */
+    sp_sched_summary sched; /* how much the run waited for a CPU */
 } sp__cmp_run;
 
 /* Register every region (or, with tree, every call path) of run that has

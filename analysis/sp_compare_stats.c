@@ -482,6 +482,15 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
     return *l >= 1 && *u <= n;
 }
 
+double sp__typical_quantile(uint64_t n, double alpha)
+{
+    if (n == 0)
+        return 0.25;
+    /* (1 - q)^n <= alpha / 4, with a hair of margin for rounding. */
+    double q = -expm1(log(alpha / 4) / (double)n) * (1 + 1e-9);
+    return q < 0.01 ? 0.01 : q > 0.25 ? 0.25 : q;
+}
+
 /* The q-quantile of an accessed sorted sample (as sp__quantile_sorted). */
 static double quantile_acc(const sp__sorted *a, double q)
 {

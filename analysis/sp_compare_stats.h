@@ -117,6 +117,12 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
 void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
                         double alpha, sp__shift_ci *out);
 
+/* The typical call's quantile for samples of n values at level 1 - alpha:
+ * the lowest q whose order-statistic interval (sp__quantile_shift, at
+ * 1 - alpha/2 a side) has a lower end, 1 - (alpha/4)^(1/n), within
+ * [0.01, 0.25] (n <= 15 at alpha 0.05 gives 0.25: no interval). */
+double sp__typical_quantile(uint64_t n, double alpha);
+
 /* A sorted sample read through an accessor: at(ctx, i) is its i-th
  * smallest value (0-based), i < n. The comparison model reads order
  * statistics of per-rank strata this way without merging them. */
