@@ -97,120 +97,83 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double 
 /* ---------------------------------------------------------------- tests */
 
 /* log of a duration in ns (a 0 ns call counts as 1 ns). */
-static double log_ns(int64_t v)
+static double log_ns(double v)
 {
-    return log(v > 1 ? (double)v : 1.0);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static size_t group_size(const sp__cmp_samples *sm, size_t g)
-{
-    return sm->off[g + 1] - sm->off[g];
-}
-
-/* Log durations of key k's calls into x, sorted; their count. */
-static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
-{
-    size_t n = 0;
-    for (size_t st = 0; st < sm->nstrata; st++) {
-        size_t g = (size_t)k * sm->nstrata + st, o = sm->off[g];
-        for (size_t i = 0; i < group_size(sm, g); i++)
-            x[n++] = log_ns(sm->val[o + i]);
-    }
-    if (sm->nstrata > 1) /* strata are sorted each: sort the whole */
-        qsort(x, n, sizeof *x, cmp_double);
-    return n;
+    return log(v > 1 ? v : 1.0);
 }
 
 /* A key's calls in a run as a sorted sample of log durations, read from
- * its strata (per rank, each sorted) without merging them: the value of a
- * call of stratum st is log(duration) - off[st] (off NULL: 0). */
+ * the run's per-rank histograms of the key without merging them: a call
+ * on rank st counts as log(duration) - off[st] (off NULL: 0). Order
+ * statistics come within the histograms' bound (SP_HIST_REL_ERROR). */
 typedef struct strata {
-    const sp__cmp_samples *sm;
+    const sp__cmp_run *r;
     int32_t k;
     const double *off;
-    size_t n;
+    uint64_t n;
 } strata;
 
-static void strata_init(strata *t, const sp__cmp_samples *sm, int32_t k, const double *off)
+static void strata_init(strata *t, const sp__cmp_run *r, int32_t k, const double *off)
 {
-    t->sm = sm;
+    t->r = r;
     t->k = k;
     t->off = off;
-    t->n = sm->off[((size_t)k + 1) * sm->nstrata] - sm->off[(size_t)k * sm->nstrata];
+    t->n = 0;
+    for (size_t st = 0; st < r->nranks; st++)
+        t->n += sp__cmp_hist(r, k, st)->count;
 }
 
-static double strata_value(const strata *t, size_t st, size_t i)
+/* Values <= v (a log) over every rank. */
+static uint64_t strata_count_le(const strata *t, double v)
 {
-    size_t g = (size_t)t->k * t->sm->nstrata + st;
-    return log_ns(t->sm->val[t->sm->off[g] + i]) - (t->off ? t->off[st] : 0);
-}
-
-/* Values <= v in stratum st (binary search: log is monotone). */
-static size_t strata_count_le(const strata *t, size_t st, double v)
-{
-    size_t lo = 0, hi = group_size(t->sm, (size_t)t->k * t->sm->nstrata + st);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strata_value(t, st, mid) <= v)
-            lo = mid + 1;
-        else
-            hi = mid;
+    uint64_t cnt = 0;
+    for (size_t st = 0; st < t->r->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(t->r, t->k, st);
+        double x = v + (t->off ? t->off[st] : 0);
+        if (!h->count || x < 0)
+            continue; /* log_ns is never below 0 */
+        double bound = floor(exp(x));
+        cnt += bound >= 9.0e18 ? h->count : sp_hist_count_le(h, (int64_t)bound);
     }
-    return lo;
+    return cnt;
 }
 
-/* The i-th smallest value (0-based): directly with one stratum, else by
- * bisection on the value with counts by binary search in every stratum,
- * snapped to the smallest actual value above the bracket. */
+/* The i-th smallest value (0-based): read from the histogram with one rank
+ * and no offsets, else by bisection on the value with counts from every
+ * rank's histogram (down to 1e-5 in log, far below a bucket's width). */
 static double strata_at(const void *ctx, size_t i)
 {
     const strata *t = ctx;
-    size_t ns = t->sm->nstrata;
-    if (ns == 1)
-        return strata_value(t, 0, i);
+    size_t nr = t->r->nranks;
+    if (nr == 1 && !t->off)
+        return log_ns((double)sp_hist_value_at_rank(sp__cmp_hist(t->r, t->k, 0), i));
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t st = 0; st < ns; st++) {
-        size_t c = group_size(t->sm, (size_t)t->k * ns + st);
-        if (!c)
+    for (size_t st = 0; st < nr; st++) {
+        const sp_hist *h = sp__cmp_hist(t->r, t->k, st);
+        if (!h->count)
             continue;
-        lo = fmin(lo, strata_value(t, st, 0));
-        hi = fmax(hi, strata_value(t, st, c - 1));
+        double off = t->off ? t->off[st] : 0;
+        lo = fmin(lo, log_ns((double)h->min) - off);
+        hi = fmax(hi, log_ns((double)h->max) - off);
     }
-    lo -= fmax(1.0, fabs(lo)) * 1e-9; /* count(lo) = 0 <= i < count(hi) = n */
-    for (int it = 0; it < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(hi)); it++) {
+    lo -= 1e-6; /* count(lo) = 0 <= i < count(hi) = n */
+    for (int it = 0; it < 100 && hi - lo > 1e-5; it++) {
         double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi)
-            break;
-        size_t cnt = 0;
-        for (size_t st = 0; st < ns; st++)
-            cnt += strata_count_le(t, st, mid);
-        if (cnt >= i + 1)
+        if (strata_count_le(t, mid) >= (uint64_t)i + 1)
             hi = mid;
         else
             lo = mid;
     }
-    double best = hi;
-    for (size_t st = 0; st < ns; st++) {
-        size_t j = strata_count_le(t, st, lo);
-        if (j < group_size(t->sm, (size_t)t->k * ns + st))
-            best = fmin(best, strata_value(t, st, j));
-    }
-    return best;
+    return hi;
 }
 
 /* The typical call (s) of key k: its quantile of the log durations (so a
  * geometric interpolation), or the median for HL. 0 without calls. */
-static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o,
+static double typical_call(const sp__cmp_run *r, int32_t k, const sp_compare_options *o,
                            double quantile)
 {
     strata t;
-    strata_init(&t, sm, k, NULL);
+    strata_init(&t, r, k, NULL);
     if (!t.n)
         return 0;
     double q = o->estimator == SP_CMP_EST_HL ? 0.5 : quantile;
@@ -222,75 +185,112 @@ static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compar
     return exp(v) * NS_TO_S;
 }
 
-/* The base's median log call of key k on each rank (the stratum's), or
- * pooled where the base has no call on a rank: the normalisers of a
- * stratified comparison. norm has nstrata entries. */
-static void strata_medians(const sp__cmp_samples *sb, int32_t k, double *norm)
+/* The base's median log call of key k on each rank, or pooled where the
+ * base has no call on a rank: the normalisers of a stratified comparison.
+ * norm has the base's ranks entries. */
+static void strata_medians(const sp__cmp_run *b, int32_t k, double *norm)
 {
     strata t;
-    strata_init(&t, sb, k, NULL);
+    strata_init(&t, b, k, NULL);
     double pooled = 0;
     if (t.n)
         pooled = 0.5 * (strata_at(&t, (t.n - 1) / 2) + strata_at(&t, t.n / 2));
-    for (size_t st = 0; st < sb->nstrata; st++) {
-        size_t g = (size_t)k * sb->nstrata + st, c = group_size(sb, g);
-        const int64_t *v = sb->val + sb->off[g];
-        norm[st] = c ? 0.5 * (log_ns(v[(c - 1) / 2]) + log_ns(v[c / 2])) : pooled;
+    for (size_t st = 0; st < b->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(b, k, st);
+        norm[st] = h->count ? log_ns(sp_hist_quantile(h, 0.5)) : pooled;
     }
 }
 
-/* Both runs have the same ranks: each call's log duration relative to the
- * base's median call of that key on that rank, so that systematic
- * differences between ranks (imbalance, waiting) do not blur the shift that
- * all ranks share. A rank where the base has no such call uses the base's
- * median over all ranks. */
-static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, int32_t k,
-                         const double *norm, double *xb, size_t *nb, double *xc, size_t *nc)
+/* A value of the weighted sample HL reads. */
+typedef struct wval {
+    double v;
+    uint64_t w;
+} wval;
+
+static int cmp_wval(const void *a, const void *b)
 {
-    size_t mb = 0, mc = 0;
-    for (size_t st = 0; st < sb->nstrata; st++) {
-        size_t g = (size_t)k * sb->nstrata + st;
-        size_t ob = sb->off[g], cb = group_size(sb, g), oc = sc->off[g], cc = group_size(sc, g);
-        for (size_t i = 0; i < cb; i++)
-            xb[mb++] = log_ns(sb->val[ob + i]) - norm[st];
-        for (size_t i = 0; i < cc; i++)
-            xc[mc++] = log_ns(sc->val[oc + i]) - norm[st];
+    double x = ((const wval *)a)->v, y = ((const wval *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* Key k's calls of run r as sorted distinct log durations with counts
+ * (each rank's buckets, shifted by its offset): *v and *w malloc'ed. */
+static int weighted_logs(const sp__cmp_run *r, int32_t k, const double *off, double **v,
+                         uint64_t **w, size_t *n)
+{
+    size_t cap = 0;
+    for (size_t st = 0; st < r->nranks; st++) {
+        size_t it = 0;
+        uint32_t idx;
+        uint64_t c;
+        while (sp_hist_next(sp__cmp_hist(r, k, st), &it, &idx, &c))
+            cap++;
     }
-    qsort(xb, mb, sizeof *xb, cmp_double);
-    qsort(xc, mc, sizeof *xc, cmp_double);
-    *nb = mb;
-    *nc = mc;
+    wval *a = malloc((cap ? cap : 1) * sizeof *a);
+    *v = malloc((cap ? cap : 1) * sizeof **v);
+    *w = malloc((cap ? cap : 1) * sizeof **w);
+    if (!a || !*v || !*w) {
+        free(a), free(*v), free(*w);
+        *v = NULL, *w = NULL;
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    size_t m = 0;
+    for (size_t st = 0; st < r->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(r, k, st);
+        size_t it = 0;
+        uint32_t idx;
+        uint64_t c;
+        while (sp_hist_next(h, &it, &idx, &c))
+            a[m++] = (wval){log_ns((double)sp_hist_bucket_value(h, idx)) - (off ? off[st] : 0), c};
+    }
+    qsort(a, m, sizeof *a, cmp_wval);
+    size_t d = 0; /* equal values merged */
+    for (size_t i = 0; i < m; i++) {
+        if (d && (*v)[d - 1] == a[i].v) {
+            (*w)[d - 1] += a[i].w;
+        } else {
+            (*v)[d] = a[i].v;
+            (*w)[d++] = a[i].w;
+        }
+    }
+    free(a);
+    *n = d;
+    return 0;
 }
 
 /* One run per side: the estimator's shift of the log per-call durations.
- * xb, xc: scratch for the logs (as many as the key's calls). */
-static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
-                      int32_t k, const sp_compare_options *o, double *xb, double *xc,
-                      double *norm)
+ * With the same ranks (> 1) on both sides each call counts relative to the
+ * base's median call of the key on its rank, so that systematic
+ * differences between ranks (imbalance, waiting) do not blur the shift
+ * that all ranks share. norm: scratch, a value per rank. */
+static int test_calls(sp_cmp_entry *e, const sp__cmp_run *rb, const sp__cmp_run *rc_, int32_t k,
+                      const sp_compare_options *o, double *norm)
 {
     double q = e->quantile;
-    bool by_rank = sb->nstrata > 1 && sb->nstrata == sc->nstrata;
+    bool by_rank = rb->nranks > 1 && rb->nranks == rc_->nranks;
     if (by_rank)
-        strata_medians(sb, k, norm);
+        strata_medians(rb, k, norm);
+    const double *off = by_rank ? norm : NULL;
     sp__shift_ci s;
     if (o->estimator == SP_CMP_EST_HL) {
-        /* HL needs every value: materialize (sorted logs). */
-        size_t nb, nc;
-        if (by_rank) {
-            logs_by_rank(sb, sc, k, norm, xb, &nb, xc, &nc);
-        } else {
-            nb = logs_of(sb, k, xb);
-            nc = logs_of(sc, k, xc);
-        }
-        int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
+        /* HL reads every bucket of both sides (weighted pairs). */
+        double *xb = NULL, *xc = NULL;
+        uint64_t *wb = NULL, *wc = NULL;
+        size_t nb = 0, nc = 0;
+        int rc = weighted_logs(rb, k, off, &xb, &wb, &nb);
+        if (!rc)
+            rc = weighted_logs(rc_, k, off, &xc, &wc, &nc);
+        if (!rc)
+            rc = sp__hl_shift_weighted(xb, wb, nb, xc, wc, nc, o->alpha, &s);
+        free(xb), free(xc), free(wb), free(wc);
         if (rc)
             return rc;
     } else {
-        /* A few order statistics of each side, read in place. */
+        /* A few order statistics of each side. */
         strata tb, tc;
-        strata_init(&tb, sb, k, by_rank ? norm : NULL);
-        strata_init(&tc, sc, k, by_rank ? norm : NULL);
-        sp__sorted xs = {tb.n, strata_at, &tb}, ys = {tc.n, strata_at, &tc};
+        strata_init(&tb, rb, k, off);
+        strata_init(&tc, rc_, k, off);
+        sp__sorted xs = {(size_t)tb.n, strata_at, &tb}, ys = {(size_t)tc.n, strata_at, &tc};
         sp__quantile_shift_acc(&xs, &ys, q, o->alpha, &s);
     }
     /* Time per rank = calls per rank x time per call: the count ratio is
@@ -478,10 +478,9 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
 typedef struct work {
     sp__cmp_keys keys;
     sp__cmp_run *br, *cr;
-    sp__cmp_samples sb, sc; /* one run per side: every call, kept */
     double *locb, *locc;    /* typical call per run and key (nkeys per run) */
     double *quant;          /* per key: the quantile of its typical call */
-    double *xb, *xc;        /* scratch for HL's logs */
+    double *xb, *xc;        /* scratch: a value per run of each side */
     double *norm;           /* scratch: per-rank normalisers */
 } work;
 
@@ -519,7 +518,7 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     e->total_diff_s = raw * net <= 0 ? 0 : fabs(raw) < fabs(net) ? raw : net;
     e->total_change_pct = e->base.time_mean_s > 0 ? 100 * raw / e->base.time_mean_s : 0;
     if (c->mode == SP_CMP_MODE_CALLS) {
-        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc, w->norm);
+        int rc = test_calls(e, &br[0], &cr[0], k, &c->opts, w->norm);
         if (rc)
             return rc;
         if (!e->tested)
@@ -641,8 +640,6 @@ static void work_free(work *w, size_t nb, size_t nc)
         sp__cmp_run_free(&w->cr[j]);
     free(w->br);
     free(w->cr);
-    sp__cmp_samples_free(&w->sb);
-    sp__cmp_samples_free(&w->sc);
     free(w->locb);
     free(w->locc);
     free(w->quant);
@@ -715,11 +712,9 @@ static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run
     return rc;
 }
 
-/* The typical call of every run and key (w->locb, w->locc); with keep (one
- * run per side), the sorted samples stay in w->sb / w->sc for the test.
- * *scratch grows to the most calls of any key. */
-static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o, bool keep,
-                     size_t *scratch)
+/* The typical call of every run and key (w->locb, w->locc), from the
+ * runs' histograms. */
+static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o)
 {
     size_t nkeys = w->keys.n;
     w->locb = calloc(nb * nkeys + 1, sizeof *w->locb);
@@ -739,33 +734,15 @@ static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o,
                                       : sp__typical_quantile(fewest == UINT64_MAX ? 0 : fewest,
                                                              o->alpha);
     }
-    size_t cap = 0;
-    int rc = 0;
-    for (size_t j = 0; j < nb + nc && !rc; j++) {
+    for (size_t j = 0; j < nb + nc; j++) {
         bool is_base = j < nb;
         size_t jj = is_base ? j : j - nb;
         const sp__cmp_run *r = is_base ? &w->br[jj] : &w->cr[jj];
         double *loc = (is_base ? w->locb : w->locc) + jj * nkeys;
-        sp__cmp_samples sm;
-        /* Stratify by rank when one run per side has the same ranks. */
-        bool by_rank = keep && w->br[0].run->nranks > 1 &&
-                       w->br[0].run->nranks == w->cr[0].run->nranks;
-        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, by_rank, &sm);
-        size_t most = 0;
-        for (size_t k = 0; !rc && k < nkeys; k++) {
-            size_t cnt = sm.off[(k + 1) * sm.nstrata] - sm.off[k * sm.nstrata];
-            most = cnt > most ? cnt : most;
-        }
-        cap = most > cap ? most : cap; /* HL's scratch needs this many */
-        for (size_t k = 0; !rc && k < nkeys; k++)
-            loc[k] = typical_call(&sm, (int32_t)k, o, w->quant[k]);
-        if (!rc && keep)
-            *(is_base ? &w->sb : &w->sc) = sm;
-        else
-            sp__cmp_samples_free(&sm); /* zeroed by a failed collect */
+        for (size_t k = 0; k < nkeys; k++)
+            loc[k] = typical_call(r, (int32_t)k, o, w->quant[k]);
     }
-    *scratch = cap > *scratch ? cap : *scratch;
-    return rc;
+    return 0;
 }
 
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
@@ -794,7 +771,7 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
     }
     size_t nkeys = w.keys.n, scratch = nb > nc ? nb : nc;
     if (!rc)
-        rc = locations(&w, nb, nc, o, c->mode == SP_CMP_MODE_CALLS, &scratch);
+        rc = locations(&w, nb, nc, o);
     if (!rc) {
         /* The share floor's whole: robust like the impacts (see header). */
         c->base_share_s = c->base_run_s;
@@ -805,12 +782,9 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
                     sum += w.locb[j * nkeys + k] * w.br[j].fig[k].calls_per_rank;
             c->base_share_s = sum / (double)nb;
         }
-        /* HL's logs need room for a key's calls; the rest a run apiece. */
-        if (c->mode == SP_CMP_MODE_CALLS && o->estimator != SP_CMP_EST_HL)
-            scratch = nb > nc ? nb : nc;
         w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
         w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
-        w.norm = malloc((w.sb.nstrata ? w.sb.nstrata : 1) * sizeof *w.norm);
+        w.norm = malloc((w.br[0].nranks ? w.br[0].nranks : 1) * sizeof *w.norm);
         c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);
         if (!w.xb || !w.xc || !w.norm || !c->entries)
             rc = sp__error(SP_ENOMEM, "out of memory comparing runs");

@@ -253,9 +253,11 @@ typedef struct sp_compare {
  * Compare runs: base[0..nb), cand[0..nc), nb, nc >= 1. Runs need not be
  * analyzed, except with o->tree (call paths need sp_run_analyze()). o may be
  * NULL (defaults). NULL with sp_last_error() on SP_EINVAL (no runs, bad
- * option, tree on a run not analyzed) or SP_ENOMEM. O(calls) plus the
- * sorting of each region's calls (one run per side); a region with millions
- * of calls costs ~0.1 s (see sp__hl_shift).
+ * option, tree on a run not analyzed) or SP_ENOMEM. One pass over each
+ * run's calls builds the per (key, rank) figures, segments and duration
+ * histograms (sp_hist.h: memory per distinct bucket, never per call); the
+ * order statistics are read from the histograms (within
+ * SP_HIST_REL_ERROR), HL from their weighted buckets.
  */
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
                             size_t nc, const sp_compare_options *o);

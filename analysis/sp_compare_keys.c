@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp_compare_keys.c - keys shared by the runs of a comparison, the per-rank
- * figures of each key in a run, and the per-call samples (see
- * sp_compare_keys.h).
+ * sp_compare_keys.c - keys shared by the runs of a comparison, and the
+ * per-rank figures and duration histograms of each key in a run, in one
+ * pass over its calls (see sp_compare_keys.h).
  */
 #include "sp_compare_keys.h"
 
@@ -229,9 +229,11 @@ static int rank_acc_alloc(rank_acc *a, size_t nkeys)
 
 /* One rank's calls into acc (times of calls, their estimated waits for a
  * CPU, by segment). owns: the rank's own durations or NULL (inclusive). */
-static void rank_add(const sp__cmp_run *r, const sp_rank_data *rk, bool tree, const int64_t *owns,
-                     const sp_sched_index *ix, int64_t stamp_base, rank_acc *a)
+static int rank_add(sp__cmp_run *r, size_t rank, bool tree, const int64_t *owns,
+                    const sp_sched_index *ix, int64_t stamp_base, rank_acc *a)
 {
+    const sp_rank_data *rk = &r->run->ranks[rank];
+    int rc = 0;
     int64_t t0, t1;
     rank_span(rk, &t0, &t1);
     double seg_per_ns = t1 > t0 ? SP__CMP_SEGMENTS / (double)(t1 - t0) : 0;
@@ -242,6 +244,8 @@ static void rank_add(const sp__cmp_run *r, const sp_rank_data *rk, bool tree, co
         if (k < 0)
             continue;
         int64_t d = owns ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
+        if (!rc)
+            rc = sp_hist_add(&r->hist[(size_t)k * r->nranks + rank], d);
         double w = (double)d * sp_sched_share_at(ix, rk->thread[i], rk->start_ns[i]);
         size_t j = (size_t)((double)(rk->start_ns[i] - t0) * seg_per_ns);
         a->ns[k] += d;
@@ -255,6 +259,7 @@ static void rank_add(const sp__cmp_run *r, const sp_rank_data *rk, bool tree, co
             a->threads[k]++;
         }
     }
+    return rc;
 }
 
 /* Average the rank's sums per thread into the run's figures; reset acc. */
@@ -290,8 +295,11 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
     size_t maxcalls = max_rank_calls(run);
     rank_acc a = {0};
     r->fig = calloc(nkeys ? nkeys : 1, sizeof *r->fig);
+    r->nkeys = nkeys;
+    r->nranks = run->nranks;
+    r->hist = calloc(nkeys * run->nranks + 1, sizeof *r->hist); /* zeroed: empty */
     int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
-    if (!r->fig || rank_acc_alloc(&a, nkeys) || (own && !owns)) {
+    if (!r->fig || !r->hist || rank_acc_alloc(&a, nkeys) || (own && !owns)) {
         rank_acc_free(&a);
         free(owns);
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
@@ -305,7 +313,7 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
             break;
         if (own)
             sp__cmp_own_durations(rk, owns);
-        rank_add(r, rk, tree, owns, &ix, stamp_base, &a);
+        rc = rank_add(r, rr, tree, owns, &ix, stamp_base, &a);
         sp_sched_index_free(&ix);
         rank_fold(&a, nkeys, r->fig);
         /* Threads that ran something (calls come grouped by thread). */
@@ -331,80 +339,16 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
     sp_sched_run_summary(run, &r->sched, NULL);
     rank_acc_free(&a);
     free(owns);
-    return rc;
+    return rc ? sp__error(SP_ENOMEM, "out of memory comparing runs") : 0;
 }
 
 void sp__cmp_run_free(sp__cmp_run *r)
 {
+    for (size_t i = 0; r->hist && i < r->nkeys * r->nranks; i++)
+        sp_hist_free(&r->hist[i]);
+    free(r->hist);
     free(r->local_key);
     free(r->fig);
     memset(r, 0, sizeof *r);
 }
 
-/* ---------------------------------------------------------------- samples */
-
-void sp__cmp_samples_free(sp__cmp_samples *s)
-{
-    free(s->off);
-    free(s->val);
-    memset(s, 0, sizeof *s);
-}
-
-int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
-                            bool by_rank, sp__cmp_samples *s)
-{
-    const sp_run *run = r->run;
-    memset(s, 0, sizeof *s);
-    size_t ns = by_rank && run->nranks ? run->nranks : 1;
-    nkeys *= ns; /* groups */
-    size_t total = 0, maxcalls = max_rank_calls(run);
-    for (size_t rr = 0; rr < run->nranks; rr++)
-        total += run->ranks[rr].ncalls;
-    s->off = calloc(nkeys + 1, sizeof *s->off);
-    s->val = malloc((total ? total : 1) * sizeof *s->val);
-    size_t *fill = malloc((nkeys + 1) * sizeof *fill);
-    int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
-    int64_t *tmp = NULL;
-    int rc = (!s->off || !s->val || !fill || (own && !owns)) ? SP_ENOMEM : 0;
-    s->nstrata = ns;
-    /* Counting sort by group, then each group's slice sorted. */
-    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
-        const sp_rank_data *rk = &run->ranks[rr];
-        size_t st = ns > 1 ? rr : 0;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t k = sp__cmp_call_key(r, rk, i, tree);
-            if (k >= 0)
-                s->off[(size_t)k * ns + st + 1]++;
-        }
-    }
-    size_t biggest = 0;
-    for (size_t k = 0; !rc && k < nkeys; k++) {
-        size_t cnt = s->off[k + 1];
-        biggest = cnt > biggest ? cnt : biggest;
-        s->off[k + 1] += s->off[k];
-        fill[k] = s->off[k];
-    }
-    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
-        const sp_rank_data *rk = &run->ranks[rr];
-        if (own)
-            sp__cmp_own_durations(rk, owns);
-        size_t st = ns > 1 ? rr : 0;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t k = sp__cmp_call_key(r, rk, i, tree);
-            if (k >= 0)
-                s->val[fill[(size_t)k * ns + st]++] = own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
-        }
-    }
-    if (!rc) /* the radix buffer is optional (qsort without it) */
-        tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
-    for (size_t k = 0; !rc && k < nkeys; k++)
-        sp__sort_i64(s->val + s->off[k], s->off[k + 1] - s->off[k], tmp);
-    free(tmp);
-    free(fill);
-    free(owns);
-    if (rc) {
-        sp__cmp_samples_free(s);
-        return sp__error(SP_ENOMEM, "out of memory grouping %zu call durations", total);
-    }
-    return 0;
-}
