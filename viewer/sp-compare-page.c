@@ -62,6 +62,7 @@ struct _SpComparePage {
     GtkStack *views;
     SpChartView *scaling_chart;
     GtkGrid *scaling_grid;
+    GtkDropDown *scaling_kind; /* detected, strong, weak (sp_scaling_kind order) */
 };
 
 static void page_iface_init(SpPageInterface *iface);
@@ -372,8 +373,8 @@ static void fill_scaling_grid(SpComparePage *self)
     const sp_scaling *s = self->scaling;
     if (!s)
         return;
-    const char *heads[] = {"Region", sp_scaling_axis_name(s->opts.axis), "Time / rank",
-                           "Max / rank", "Speedup", "Efficiency"};
+    const char *heads[] = {"Region",     sp_scaling_axis_name(s->opts.axis), "Time / rank",
+                           "Max / rank", s->weak ? "Scaled speedup" : "Speedup", "Efficiency"};
     for (int c = 0; c < 6; c++)
         grid_cell(self->scaling_grid, c, 0, heads[c], c > 0, "heading");
     int row = 1;
@@ -419,17 +420,25 @@ static void update_scaling(SpComparePage *self, SpSession *session)
         const sp_run **runs = g_new0(const sp_run *, n);
         for (guint i = 0; i < n; i++)
             runs[i] = sp_run_document_get_run(sp_session_get_run(session, i));
-        self->scaling = sp_scaling_study(runs, n, NULL);
+        sp_scaling_options o;
+        sp_scaling_options_init(&o);
+        o.kind = (sp_scaling_kind)gtk_drop_down_get_selected(self->scaling_kind);
+        self->scaling = sp_scaling_study(runs, n, &o);
         g_free(runs);
         char stops[512] = "";
         if (self->scaling)
             sp_scaling_stops_text(self->scaling, stops, sizeof stops);
+        const sp_scaling *s = self->scaling;
         g_autofree char *text =
-            !self->scaling ? g_strdup_printf("No scaling study: %s", sp_last_error())
-            : *stops       ? g_strdup_printf("%u runs · stop scaling (efficiency < %.2f): %s", n,
-                                             self->scaling->opts.min_efficiency, stops)
-                           : g_strdup_printf("%u runs · every region keeps efficiency ≥ %.2f", n,
-                                             self->scaling->opts.min_efficiency);
+            !s       ? g_strdup_printf("No scaling study: %s", sp_last_error())
+            : *stops ? g_strdup_printf("%s scaling (%s) · %u runs · stop scaling (efficiency < "
+                                       "%.2f): %s",
+                                       s->weak ? "Weak" : "Strong", s->kind_why, n,
+                                       s->opts.min_efficiency, stops)
+                     : g_strdup_printf("%s scaling (%s) · %u runs · every region keeps "
+                                       "efficiency ≥ %.2f",
+                                       s->weak ? "Weak" : "Strong", s->kind_why, n,
+                                       s->opts.min_efficiency);
         gtk_label_set_text(self->view_label, text);
         gtk_stack_set_visible_child_name(self->views, "scaling");
     } else {
@@ -437,6 +446,12 @@ static void update_scaling(SpComparePage *self, SpSession *session)
     }
     fill_scaling_grid(self);
     gtk_widget_queue_draw(GTK_WIDGET(self->scaling_chart));
+}
+
+static void on_scaling_kind(GtkDropDown *dropdown, GParamSpec *pspec, SpComparePage *self)
+{
+    if (self->session)
+        update_scaling(self, self->session);
 }
 
 static void on_runs(SpSession *session, GParamSpec *pspec, SpComparePage *self)
@@ -648,6 +663,7 @@ static void sp_compare_page_class_init(SpComparePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpComparePage, views);
     gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_chart);
     gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_grid);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_kind);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpComparePage, id, field)
     COL("col_name", FIELD_NAME);
     COL("col_quantity", FIELD_QUANTITY);
@@ -692,6 +708,7 @@ static void sp_compare_page_init(SpComparePage *self)
     g_signal_connect(self->selection, "selection-changed", G_CALLBACK(on_selection_changed), self);
     g_signal_connect(self->search_entry, "search-changed", G_CALLBACK(on_search_changed), self);
     g_signal_connect(self->verdict_dropdown, "notify::selected", G_CALLBACK(on_show_changed), self);
+    g_signal_connect(self->scaling_kind, "notify::selected", G_CALLBACK(on_scaling_kind), self);
     g_signal_connect(self->base_chart, "view-changed", G_CALLBACK(on_view_changed), self);
     g_signal_connect(self->cand_chart, "view-changed", G_CALLBACK(on_view_changed), self);
     g_signal_connect(self->base_chart, "call-activated", G_CALLBACK(on_call_activated), self);

@@ -466,14 +466,52 @@ static void test_scaling(void)
     /* Weak scaling: the same time at every count is efficiency 1. */
     sp_scaling_options o;
     sp_scaling_options_init(&o);
-    o.weak = true;
+    o.kind = SP_SCALING_WEAK;
     s = sp_scaling_study(runs, 3, &o);
-    ASSERT(s);
+    ASSERT(s && s->weak);
     for (size_t g = 0; g < s->nregions; g++)
         if (strcmp(s->regions[g].name, "replicated") == 0) {
             ASSERT_NEAR(s->regions[g].pt[2].efficiency, 1, 1e-6);
             ASSERT_NEAR(s->regions[g].pt[2].speedup, 4, 1e-6);
         }
+    sp_scaling_free(s);
+    /* Detected: without problem-size metadata, strong. */
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "no problem-size metadata that grows with the ranks");
+    sp_scaling_free(s);
+    /* A total size that grows with the ranks: weak, and said why. */
+    sp_run *mr[3] = {r1, r2, r4};
+    for (int i = 0; i < 3; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%dx64x64", 64 << (i == 2 ? 2 : i)); /* 64, 128, 256 x 64 x 64 */
+        ASSERT_EQ_I(sp_kvlist_set(&mr[i]->meta, "grid", v), 0);
+        ASSERT_EQ_I(sp_kvlist_set(&mr[i]->meta, "hostname", i ? "b" : "a"), 0);
+    }
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && s->weak);
+    ASSERT_CONTAINS(s->kind_why, "metadata 'grid' grows with the ranks: 262144 at 1, 1.04858e+06 at 4");
+    sp_scaling_free(s);
+    /* Asked for strong against it: strong, and the reason says so. */
+    o.kind = SP_SCALING_STRONG;
+    s = sp_scaling_study(runs, 3, &o);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "asked (the metadata suggests otherwise");
+    sp_scaling_free(s);
+    /* A per-rank size that stays: weak; a total size that stays: strong. */
+    for (int i = 0; i < 3; i++) {
+        sp_kvlist_set(&mr[i]->meta, "grid", "64x64x64");
+        sp_kvlist_set(&mr[i]->meta, "cells_per_rank", "4096");
+    }
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && s->weak);
+    ASSERT_CONTAINS(s->kind_why, "'cells_per_rank' (per rank) stays 4096");
+    sp_scaling_free(s);
+    for (int i = 0; i < 3; i++)
+        sp_kvlist_set(&mr[i]->meta, "cells_per_rank", i ? "8192" : "4096");
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "metadata 'grid' stays 262144 from 1 to 4 ranks: strong scaling");
     sp_scaling_free(s);
     /* Two runs with the same count are not a study. */
     const sp_run *same[2] = {r2, r2};
