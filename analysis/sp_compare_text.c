@@ -58,7 +58,8 @@ char *sp_compare_tally_text(const sp_cmp_tally *t, char *buf, size_t n)
 
 char *sp_cmp_fmt_time(double s, char *buf, size_t n)
 {
-    double a = fabs(s);
+    /* The unit by the value as printed (999.9996 us is "1.00 ms"). */
+    double a = fabs(s) * (1 + 5e-4);
     const char *unit = "s";
     double v = s;
     if (a < 1e-6) {

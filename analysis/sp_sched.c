@@ -2,6 +2,7 @@
 /* sp_sched.c - the threads' waits for a CPU, summed and indexed (sp_sched.h). */
 #include "sp_sched.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +95,30 @@ char *sp_sched_text(const sp_sched_summary *s, char *buf, size_t n)
     else
         snprintf(buf, n, "waited %.0f %% of its run for a CPU (%llu preemption%s)",
                  100 * s->wait_share, (unsigned long long)s->nivcsw, s->nivcsw == 1 ? "" : "s");
+    return buf;
+}
+
+char *sp_sched_run_text(const sp_run *run, char *buf, size_t n)
+{
+    sp_sched_summary all;
+    int32_t worst = -1;
+    sp_sched_run_summary(run, &all, &worst);
+    double lo = 1, hi = 0;
+    size_t measured = 0;
+    for (size_t r = 0; r < run->nranks; r++) {
+        sp_sched_summary s;
+        sp_sched_rank_summary(&run->ranks[r], &s);
+        if (!s.measured)
+            continue;
+        measured++;
+        lo = s.wait_share < lo ? s.wait_share : lo;
+        hi = s.wait_share > hi ? s.wait_share : hi;
+    }
+    if (measured > 1 && lround(100 * lo) != lround(100 * hi))
+        snprintf(buf, n, "ranks waited %.0f-%.0f %% of their run for a CPU (rank %d the most)",
+                 100 * lo, 100 * hi, (int)worst);
+    else
+        sp_sched_text(&all, buf, n);
     return buf;
 }
 

@@ -49,6 +49,12 @@ void sp_sched_run_summary(const sp_run *run, sp_sched_summary *out, int32_t *wor
  * (older files). Returns buf. */
 char *sp_sched_text(const sp_sched_summary *s, char *buf, size_t n);
 
+/* How much of the run each rank waited for a CPU, for headers: "waited 31 %
+ * of its run for a CPU (1204 preemptions)" (one rank, or the ranks alike),
+ * "ranks waited 4-31 % of their run for a CPU (rank 3 the most)", or "not
+ * measured" (files of older builds). Returns buf. */
+char *sp_sched_run_text(const sp_run *run, char *buf, size_t n);
+
 /* Per thread of a rank, its wait share between consecutive samples, for
  * looking up the share at an instant (the comparison's estimate of the
  * wait inside a region's calls). */
