@@ -353,16 +353,23 @@ static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const s
     e->total_net_clear = clear[1] && e->total_diff_s != 0;
 }
 
-/* One run per side: the change of the total time per rank, as measured
- * (noise: its within-run variation over the segments of each run) and net
- * of the measured waits for a CPU (noise: also the scatter of those waits).
- * The interval spans both. */
+/* One run per side: the change of the total time per rank. Noise: its
+ * within-run variation over the segments of each run, and the scatter of
+ * the waits for a CPU in it (preemptions arrive at random: a compound
+ * Poisson sum of preemptions of mean length w, variance ~ 2 w x the
+ * expected wait; the mean over ranks divides it). What the machine's load
+ * could explain: where the region ran, the base's threads waited a share
+ * wb of the time for a CPU and the candidate's wc, so unchanged code would
+ * take (1 - wb) / (1 - wc) times the base's time: the change beyond that is
+ * the change of the time net of the waits, scaled by 1 / (1 - wc), and so
+ * is its noise (the waits' scatter weighs more where little time was left
+ * to run). The interval spans the change as measured and beyond that. */
 static void test_total(sp_cmp_entry *e, const sp__cmp_run *br, const sp__cmp_run *cr, int32_t k,
                        double alpha)
 {
     const sp__cmp_fig *f[2] = {&br->fig[k], &cr->fig[k]};
     const sp__cmp_run *r[2] = {br, cr};
-    double var_seg = 0, var_wait = 0;
+    double var_seg = 0, var_wait = 0, share[2];
     for (int s = 0; s < 2; s++) {
         /* The total is the sum of the segments: n x their variance. */
         double mean = 0, ss = 0;
@@ -371,24 +378,28 @@ static void test_total(sp_cmp_entry *e, const sp__cmp_run *br, const sp__cmp_run
         for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
             ss += (f[s]->seg_s[j] - mean) * (f[s]->seg_s[j] - mean);
         var_seg += ss / (SP__CMP_SEGMENTS - 1) * SP__CMP_SEGMENTS;
-        /* Preemptions arrive at random: the wait in a region is a compound
-         * Poisson sum of preemptions of mean length w, variance ~ 2 w x its
-         * mean (exponential lengths); the mean over ranks divides it. */
         double w = r[s]->sched.wait_per_switch_s;
         var_wait += 2 * w * f[s]->wait_s / (f[s]->ranks ? f[s]->ranks : 1);
+        share[s] = f[s]->time_mean_s > 0 ? fmin(f[s]->wait_s / f[s]->time_mean_s, 0.98) : 0;
     }
     double base = e->base.time_mean_s;
     if (!(base > 0))
         return;
     double z = sp__normal_quantile(1 - alpha / TOTAL_ALPHA_DIV / 2);
     double raw = e->cand.time_mean_s - base;
-    double net = e->cand.net_time_s - e->base.net_time_s;
-    double hr = z * sqrt(var_seg), hn = z * sqrt(var_seg + var_wait);
+    /* Beyond the load: the change of the time net of the waits for a CPU
+     * (whose estimates carry var_wait), on the candidate's scale: divided
+     * by its share of time not waiting, (cand - load x base) exactly. */
+    double net = (e->cand.time_mean_s - f[1]->wait_s) - (base - f[0]->wait_s);
+    double beyond = net / (1 - share[1]);
+    double hr = z * sqrt(var_seg), hb = z * sqrt(var_seg + var_wait) / (1 - share[1]);
     e->total_tested = true;
-    e->total_lo_pct = 100 * fmin(raw - hr, net - hn) / base;
-    e->total_hi_pct = 100 * fmax(raw + hr, net + hn) / base;
+    e->total_lo_pct = 100 * fmin(raw - hr, beyond - hb) / base;
+    e->total_hi_pct = 100 * fmax(raw + hr, beyond + hb) / base;
     e->total_raw_clear = raw - hr > 0 || raw + hr < 0;
-    e->total_net_clear = (net - hn > 0 || net + hn < 0) && raw * net > 0;
+    e->total_net_clear = (beyond - hb > 0 || beyond + hb < 0) && raw * beyond > 0;
+    /* What is judged: the smaller of the two (0 when they disagree). */
+    e->total_diff_s = raw * beyond <= 0 ? 0 : fabs(raw) < fabs(beyond) ? raw : beyond;
 }
 
 /* ---------------------------------------------------------------- verdict */
@@ -438,6 +449,12 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
             }
             e->verdict = e->rel_ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
             e->basis = SP_CMP_BASIS_TYPICAL;
+            /* The impact on the time per rank is the total's change when
+             * that is clear the same way and larger (waits that grew with
+             * the calls): the typical calls alone would understate it. */
+            if (e->total_tested && e->total_raw_clear && e->total_diff_s * e->impact_s > 0 &&
+                fabs(e->total_diff_s) > fabs(e->impact_s))
+                e->impact_s = e->total_diff_s;
             return;
         }
     }
@@ -511,11 +528,13 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     /* Untested entries keep the observed ratio as a rough change. */
     e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
     /* The total's change is that of the time per rank; what is judged
-     * (total_diff_s) is the smaller of it and of the change net of the
-     * measured waits for a CPU. */
+     * (total_diff_s) is the smaller of it and of the change beyond what
+     * the machine's load explains (see test_total). */
     double raw = e->cand.time_mean_s - e->base.time_mean_s;
-    double net = e->cand.net_time_s - e->base.net_time_s;
-    e->total_diff_s = raw * net <= 0 ? 0 : fabs(raw) < fabs(net) ? raw : net;
+    double wb = e->base.time_mean_s > 0 ? fmin(e->base.cpu_wait_s / e->base.time_mean_s, 0.98) : 0;
+    double wc = e->cand.time_mean_s > 0 ? fmin(e->cand.cpu_wait_s / e->cand.time_mean_s, 0.98) : 0;
+    double beyond = e->cand.time_mean_s - (1 - wb) / (1 - wc) * e->base.time_mean_s;
+    e->total_diff_s = raw * beyond <= 0 ? 0 : fabs(raw) < fabs(beyond) ? raw : beyond;
     e->total_change_pct = e->base.time_mean_s > 0 ? 100 * raw / e->base.time_mean_s : 0;
     if (c->mode == SP_CMP_MODE_CALLS) {
         int rc = test_calls(e, &br[0], &cr[0], k, &c->opts, w->norm);

@@ -19,10 +19,12 @@
  *     for n calls: 3 % of 150 calls, 0.7 % of 600), kept within 1-25 %
  *     (o->quantile fixes it instead); HL uses the Hodges-Lehmann location.
  *   - the TOTAL time per rank: every call's time. Its change is judged
- *     both as it is and net of the measured wait for a CPU (each call's
- *     time x its thread's wait share at that moment, from the scheduling
- *     samples the recorder took; nothing is taken off a run without them),
- *     and counts only when it is clear either way. Waits for messages,
+ *     both as it is and beyond what the machine's load explains: from the
+ *     scheduling samples the recorder took, the share of the region's time
+ *     its threads waited for a CPU on each side (each call's time x its
+ *     thread's wait share at that moment), wb and wc; unchanged code takes
+ *     (1 - wb) / (1 - wc) times the base's time (runs without samples:
+ *     1). It counts only when it is clear either way. Waits for messages,
  *     locks and I/O are in it: a change of the total that the typical call
  *     does not show is a TAIL change.
  *
@@ -50,7 +52,7 @@
  *     over SP__CMP_SEGMENTS segments of each run, and the scatter of the
  *     waits for a CPU in it (preemptions arrive at random: compound
  *     Poisson, variance 2 x mean wait of a preemption x the expected wait),
- *     around both the raw and the net difference.
+ *     around both the measured change and the change beyond the load's.
  *   SP_CMP_MODE_RUNS (two or more runs on a side): each run gives one
  *     typical time per rank and one total per rank (raw and net); ratios of geometric
  *     means with Welch's t interval on the logarithms (typical at 1 - alpha,
@@ -65,9 +67,9 @@
  *      calls on a side (measured preemptions per typical call > 0.5): then
  *      NOT_COMPARABLE, why INTERFERENCE; or
  *   2. (basis TOTAL) the total's change is clear, beyond the budget and its
- *      impact meets the same floors, both as measured and net of the waits
- *      for a CPU (impact: the smaller); clear as measured only: the waits
- *      for a CPU may explain it, NOT_COMPARABLE, why CPU_WAIT.
+ *      impact meets the same floors, both as measured and beyond the load's
+ *      (impact: the smaller); clear as measured only: the waits for a CPU
+ *      may explain it, NOT_COMPARABLE, why CPU_WAIT.
  * Everything else measured on both sides is "within noise" (why: not clear,
  * clear but small, or like the common change); "not comparable" when no
  * interval exists (too few calls, or a region missing from some of a side's
@@ -181,14 +183,17 @@ typedef struct sp_cmp_entry {
     double total_lo_pct, total_hi_pct; /* spans the intervals of the change
                               and of the change net of the waits for a CPU */
     double total_diff_s;   /* what is judged, s per rank: the smaller of the
-                              change of time_mean_s and of net_time_s (0 when
-                              they disagree in sign) */
+                              change of time_mean_s as measured and beyond
+                              what the machine's load explains (0 when they
+                              disagree in sign) */
     bool total_raw_clear;  /* the change of time_mean_s is clear */
-    bool total_net_clear;  /* and so is the change net of the waits for a CPU */
+    bool total_net_clear;  /* and so is the change beyond the load's */
     double impact_s;       /* of the deciding quantity, s per rank: typical:
-                              (rel_ratio - 1) x base.typical_time_s; total:
-                              total_diff_s; new: the candidate's time per rank,
-                              removed: minus the base's */
+                              (rel_ratio - 1) x base.typical_time_s, or
+                              total_diff_s when the total's change is clear the
+                              same way and larger; total: total_diff_s; new:
+                              the candidate's time per rank, removed: minus
+                              the base's */
     double p_value;        /* of the typical test (informational): Welch's with
                               repeated runs, the Mann-Whitney p with HL; 1
                               for the quantile estimator and when untested */

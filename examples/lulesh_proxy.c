@@ -23,8 +23,9 @@
  *   --slow KERNEL   a leaf kernel (e.g. CalcQRegion, CalcEnergyForElems)
  *                   doing F times its work: same memory, same result
  *   --slow-factor F default 2
- *   --late-ms MS    (MPI) rank R busy-waits MS ms per step before it posts
- *                   its halo messages, so the other ranks wait in CommSBN
+ *   --late-ms MS    (MPI) rank R stalls (sleeps) MS ms per step before it
+ *                   posts its halo messages, so the other ranks wait in
+ *                   CommSBN's MPI_Waitall
  *   --late-rank R   default 0
  *
  * lulesh_proxy_mpi is the same source built with LULESH_PROXY_MPI (1-D
@@ -99,17 +100,13 @@ static int nreq;
 static double late_ms;
 static int late_rank;
 
-static void spin_ms(double ms)
+/* A stalled rank (slow I/O, a page fault storm, a throttled node): it
+ * sleeps, so it does not compete for a CPU while the others wait. */
+static void stall_ms(double ms)
 {
-    struct timespec t0, t;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    double acc = 0;
-    do {
-        for (int k = 0; k < 1000; k++)
-            acc += sqrt((double)k);
-        clock_gettime(CLOCK_MONOTONIC, &t);
-    } while ((t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
-    sink += acc;
+    struct timespec ts = {(time_t)(ms / 1000), (long)(fmod(ms, 1000) * 1e6)};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
 }
 
 static void CommRecv(domain *d)
@@ -129,7 +126,7 @@ static void CommSend(domain *d)
 {
     SP_FUNCTION();
     if (my_rank == late_rank && late_ms > 0)
-        spin_ms(late_ms); /* the late rank: the others wait for these messages */
+        stall_ms(late_ms); /* the late rank: the others wait for these messages */
     size_t plane = (size_t)(d->n + 1) * (size_t)(d->n + 1);
     memcpy(d->plane_send[0], d->fx, plane * sizeof(double));
     memcpy(d->plane_send[1], d->fx + d->nnode - plane, plane * sizeof(double));
