@@ -692,23 +692,11 @@ static void sides_sched(sp_compare *c, const work *w)
         memset(s, 0, sizeof *s);
         bool all = true;
         for (size_t j = 0; j < n; j++) {
-            const sp_sched_summary *x = &r[j].sched;
-            all &= x->measured;
-            s->threads += x->threads;
-            s->covered_s += x->covered_s;
-            s->cpu_s += x->cpu_s;
-            s->wait_s += x->wait_s;
-            s->nivcsw += x->nivcsw;
+            all &= r[j].sched.measured;
+            sp_sched_summary_add(s, &r[j].sched);
         }
         s->measured = all && n;
-        if (s->covered_s > 0)
-            s->wait_share = s->wait_s / s->covered_s;
-        if (s->cpu_s > 0) {
-            s->wait_per_cpu_s = s->wait_s / s->cpu_s;
-            s->switches_per_cpu_s = (double)s->nivcsw / s->cpu_s;
-        }
-        if (s->nivcsw)
-            s->wait_per_switch_s = s->wait_s / (double)s->nivcsw;
+        sp_sched_summary_finish(s);
     }
 }
 

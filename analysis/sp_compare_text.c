@@ -248,32 +248,28 @@ char *sp_compare_ranks_text(const sp_compare *c, char *buf, size_t n)
     return buf;
 }
 
+/* A change with its interval, or the verdict's word where there is none. */
+static char *change_text(const sp_cmp_entry *e, double pct, double lo, double hi, bool tested,
+                         char *buf, size_t n)
+{
+    if (e->verdict == SP_CMP_NEW || e->verdict == SP_CMP_REMOVED)
+        snprintf(buf, n, "%s", sp_cmp_verdict_name(e->verdict));
+    else if (tested)
+        snprintf(buf, n, "%+.1f %% [%+.1f, %+.1f]", pct, lo, hi);
+    else
+        snprintf(buf, n, "%+.1f %%", pct);
+    return buf;
+}
+
 char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n)
 {
-    if (e->verdict == SP_CMP_NEW)
-        snprintf(buf, n, "new");
-    else if (e->verdict == SP_CMP_REMOVED)
-        snprintf(buf, n, "removed");
-    else if (e->tested)
-        snprintf(buf, n, "%+.1f %% [%+.1f, %+.1f]", e->change_pct, e->change_lo_pct,
-                 e->change_hi_pct);
-    else
-        snprintf(buf, n, "%+.1f %%", e->change_pct);
-    return buf;
+    return change_text(e, e->change_pct, e->change_lo_pct, e->change_hi_pct, e->tested, buf, n);
 }
 
 char *sp_cmp_total_text(const sp_cmp_entry *e, char *buf, size_t n)
 {
-    if (e->verdict == SP_CMP_NEW)
-        snprintf(buf, n, "new");
-    else if (e->verdict == SP_CMP_REMOVED)
-        snprintf(buf, n, "removed");
-    else if (e->total_tested)
-        snprintf(buf, n, "%+.1f %% [%+.1f, %+.1f]", e->total_change_pct, e->total_lo_pct,
-                 e->total_hi_pct);
-    else
-        snprintf(buf, n, "%+.1f %%", e->total_change_pct);
-    return buf;
+    return change_text(e, e->total_change_pct, e->total_lo_pct, e->total_hi_pct, e->total_tested,
+                       buf, n);
 }
 
 void sp_cmp_entry_quantity(const sp_cmp_entry *e, sp_cmp_quantity *q)

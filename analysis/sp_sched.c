@@ -41,24 +41,25 @@ void sp_sched_rank_summary(const sp_rank_data *rk, sp_sched_summary *out)
         if (first->nivcsw >= 0 && last->nivcsw >= first->nivcsw)
             out->nivcsw += (uint64_t)(last->nivcsw - first->nivcsw);
     }
-    if (out->covered_s > 0)
-        out->wait_share = out->wait_s / out->covered_s;
-    if (out->cpu_s > 0) {
-        out->wait_per_cpu_s = out->wait_s / out->cpu_s;
-        out->switches_per_cpu_s = (double)out->nivcsw / out->cpu_s;
-    }
-    if (out->nivcsw)
-        out->wait_per_switch_s = out->wait_s / (double)out->nivcsw;
+    sp_sched_summary_finish(out);
 }
 
-static void add(sp_sched_summary *a, const sp_sched_summary *b)
+void sp_sched_summary_add(sp_sched_summary *into, const sp_sched_summary *s)
 {
-    a->measured |= b->measured;
-    a->threads += b->threads;
-    a->covered_s += b->covered_s;
-    a->cpu_s += b->cpu_s;
-    a->wait_s += b->wait_s;
-    a->nivcsw += b->nivcsw;
+    into->measured |= s->measured;
+    into->threads += s->threads;
+    into->covered_s += s->covered_s;
+    into->cpu_s += s->cpu_s;
+    into->wait_s += s->wait_s;
+    into->nivcsw += s->nivcsw;
+}
+
+void sp_sched_summary_finish(sp_sched_summary *s)
+{
+    s->wait_share = s->covered_s > 0 ? s->wait_s / s->covered_s : 0;
+    s->wait_per_cpu_s = s->cpu_s > 0 ? s->wait_s / s->cpu_s : 0;
+    s->switches_per_cpu_s = s->cpu_s > 0 ? (double)s->nivcsw / s->cpu_s : 0;
+    s->wait_per_switch_s = s->nivcsw ? s->wait_s / (double)s->nivcsw : 0;
 }
 
 void sp_sched_run_summary(const sp_run *run, sp_sched_summary *out, int32_t *worst)
@@ -72,20 +73,13 @@ void sp_sched_run_summary(const sp_run *run, sp_sched_summary *out, int32_t *wor
         sp_sched_rank_summary(&run->ranks[r], &s);
         if (!s.measured)
             continue;
-        add(out, &s);
+        sp_sched_summary_add(out, &s);
         if (worst && s.wait_share > worst_share) {
             worst_share = s.wait_share;
             *worst = (int32_t)r;
         }
     }
-    if (out->covered_s > 0)
-        out->wait_share = out->wait_s / out->covered_s;
-    if (out->cpu_s > 0) {
-        out->wait_per_cpu_s = out->wait_s / out->cpu_s;
-        out->switches_per_cpu_s = (double)out->nivcsw / out->cpu_s;
-    }
-    if (out->nivcsw)
-        out->wait_per_switch_s = out->wait_s / (double)out->nivcsw;
+    sp_sched_summary_finish(out);
 }
 
 char *sp_sched_text(const sp_sched_summary *s, char *buf, size_t n)

@@ -38,6 +38,11 @@ typedef struct sp_sched_summary {
     double switches_per_cpu_s; /* nivcsw / cpu_s: preemptions per second of work */
 } sp_sched_summary;
 
+/* Add the sums of s into `into` (measured if either is), then derive the
+ * ratios (share, per CPU second, per switch) from the sums. */
+void sp_sched_summary_add(sp_sched_summary *into, const sp_sched_summary *s);
+void sp_sched_summary_finish(sp_sched_summary *s);
+
 /* The summary of one rank (all its threads). */
 void sp_sched_rank_summary(const sp_rank_data *rk, sp_sched_summary *out);
 
