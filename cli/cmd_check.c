@@ -221,13 +221,17 @@ int sp__cmd_check(int argc, char **argv)
                    nund_big ? "cannot decide regions that changed by more than the budget"
                             : "does not see run-to-run noise");
         char sched[400];
+        const char *why_undecided =
+            cmp->undecided ? "every region changed alike (the common change is beyond the "
+                             "budget): the machine ran at another speed, or all the code changed"
+                           : "the regions over the budget were disturbed by other processes";
         if (gate == SP_CMP_GATE_UNDECIDED)
             printf("\nUNDECIDED: %s. Interference: %s. Repeat the runs (exit status %d: retry).\n",
-                   cmp->undecided ? "every region changed alike (the common change is beyond the "
-                                    "budget): the machine ran at another speed, or all the code "
-                                    "changed"
-                                  : "the regions over the budget were disturbed by other processes",
-                   sp_compare_sched_text(cmp, sched, sizeof sched), SP_CLI_EXIT_UNDECIDED);
+                   why_undecided, sp_compare_sched_text(cmp, sched, sizeof sched),
+                   SP_CLI_EXIT_UNDECIDED);
+        else if (gate == SP_CMP_GATE_FAIL && !nfail) /* undecided, failed by --fail-undecided */
+            printf("\nFAIL: undecided (--fail-undecided): %s. Interference: %s.\n", why_undecided,
+                   sp_compare_sched_text(cmp, sched, sizeof sched));
         else if (!nfail)
             printf("\nPASS: no region slower beyond the +%g%% budget\n", cmp->opts.min_change_pct);
         rc = gate == SP_CMP_GATE_FAIL        ? SP_CLI_EXIT_FAILURE
