@@ -74,7 +74,7 @@ static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
     size_t threads = 0;
     char ranks[64];
     for (size_t r = 0; r < run->nranks; r++) {
-        calls += run->ranks[r].ncalls;
+        calls += sp_run_rank_calls(run, r);
         if (!run->ranks[r].excluded)
             threads += run->ranks[r].nthreads;
     }
@@ -229,8 +229,9 @@ static void print_recursion_note(const sp_run *run, const int32_t *ids, size_t n
     if (count > 5)
         fprintf(out, " and %zu more", count - 5);
     if (count)
-        fputs(" (called inside themselves: total counts the nested calls\n"
-              "again inside their callers; own time does not count anything twice).\n",
+        fputs(" (called inside themselves: total counts each outermost call once,\n"
+              "the nested calls' time being inside it; calls and the per-call figures count\n"
+              "every call; own time does not count anything twice).\n",
               out);
     free(rec);
 }

@@ -64,7 +64,12 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
  * return NULL. */
 sp_run *sp__cli_open_run(const char *path);
 
-/* sp__cli_region_filter, then sp__cli_open_run(path): the pattern is
+/* The run at path read aggregate-first (sp_run_read.h): every summary, no
+ * calls; flags are SP_AGG_* extras. NULL after printing the error, as
+ * sp__cli_open_run(). */
+sp_run *sp__cli_open_agg(const char *path, unsigned flags);
+
+/* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when
  * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after
  * reporting the error, with nothing left to free. */

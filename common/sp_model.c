@@ -290,6 +290,8 @@ void sp_run_free(sp_run *run)
             free(run->regions[i].per_rank);
     free(run->regions);
     free(run->tree.nodes);
+    if (run->agg && run->agg_free)
+        run->agg_free(run->agg);
     for (size_t i = 0; i < run->nregions; i++)
         free(run->region_names[i]);
     free(run->region_names);

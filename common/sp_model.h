@@ -168,6 +168,11 @@ struct sp_run {
     sp_run_region *regions;  /* nregions entries, same order as region_names */
     sp_tree tree;
 
+    /* Aggregates of the streaming pass (analysis/sp_agg.h), owned by the
+     * run and freed through agg_free (set by whoever attaches them). */
+    struct sp_agg *agg;
+    void (*agg_free)(struct sp_agg *agg);
+
     /* Recording modes: per region flags (SP_REGION_FLAG_*), entries for
      * region ids below nregion_flags; NULL when no region has a flag. */
     size_t nregion_flags;

@@ -525,19 +525,44 @@ static int merge_flags(rank_read *rr)
     return 0;
 }
 
+/* Everything of the rank but its events; rr->map and rr->flags are the
+ * caller's to free. */
+static int read_header(rank_read *rr, size_t r)
+{
+    int rc;
+    if ((rc = read_attrs(rr, r)) || (rc = read_threads(rr)) || (rc = read_regions(rr)) ||
+        (rc = read_dropped(rr)) || (rc = read_sched(rr)) || (rc = read_lines(rr)) ||
+        (rc = read_counters(rr)))
+        return rc;
+    return merge_flags(rr);
+}
+
 int sp_v2_read_rank(sp_v2_read *st, hid_t rg, size_t r)
 {
     rank_read rr = {.file = st->file, .st = st, .rk = &st->run->ranks[r], .rg = rg};
     snprintf(rr.ctx, sizeof rr.ctx, "%s: rank %zu", st->file, r);
-    int rc;
-    if ((rc = read_attrs(&rr, r)) || (rc = read_threads(&rr)) || (rc = read_regions(&rr)) ||
-        (rc = read_events(&rr)) || (rc = read_dropped(&rr)) || (rc = read_sched(&rr)) ||
-        (rc = read_lines(&rr)) ||
-        (rc = read_counters(&rr)))
-        goto done;
-    rc = merge_flags(&rr);
-done:
+    int rc = read_header(&rr, r);
+    if (rc == 0)
+        rc = read_events(&rr);
     free(rr.map);
     free(rr.flags);
     return rc;
+}
+
+int sp_v2_read_rank_header(sp_v2_read *st, hid_t rg, size_t r, sp_v2_rank_header *out)
+{
+    rank_read rr = {.file = st->file, .st = st, .rk = &st->run->ranks[r], .rg = rg};
+    snprintf(rr.ctx, sizeof rr.ctx, "%s: rank %zu", st->file, r);
+    memset(out, 0, sizeof *out);
+    int rc = read_header(&rr, r);
+    if (rc == 0)
+        rc = read_clock(&rr, true, &out->clock);
+    free(rr.flags);
+    if (rc) {
+        free(rr.map);
+        return rc;
+    }
+    out->map = rr.map;
+    out->nlocal = rr.nlocal;
+    return 0;
 }

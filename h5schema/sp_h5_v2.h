@@ -29,6 +29,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#else
+#include <math.h>
+#endif
 
 #include "sp_model.h"
 
@@ -88,6 +93,18 @@ int sp_v2_clock_map_make(const int64_t *ticks, const int64_t *ns, size_t np,
                          sp_v2_clock_map *out);
 
 int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks);
+
+/* v rounded to the nearest integer, ties to even (np.rint, llrint), for
+ * |v| < 9.2e18. On x86-64 one cvtsd2si instruction (its default rounding
+ * is exactly that; llrint is a libm call): readers convert every event. */
+static inline int64_t sp_v2_round(double v)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    return _mm_cvtsd_si64(_mm_set_sd(v));
+#else
+    return (int64_t)llrint(v);
+#endif
+}
 int64_t sp_v2_clock_to_ticks(const sp_v2_clock_map *m, int64_t ns);
 
 /* Append the calls of rk (model order, parents set, as checked by the v1
