@@ -380,6 +380,9 @@ static int32_t thread_of_tid(const sp_rank_data *rk, int64_t tid)
  * no row in threads/ (it recorded no call) are left out. */
 static int read_sched(rank_read *rr)
 {
+    free(rr->rk->sched); /* a header read again (a recording run refreshed) */
+    rr->rk->sched = NULL;
+    rr->rk->nsched = 0;
     if (!sp__h5_has(rr->rg, SP_NAME2(V2_SCHED)))
         return 0;
     static const sp_schema_v2_id ids[SP_V2_SCHED_COLS] = {
