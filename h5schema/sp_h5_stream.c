@@ -398,6 +398,9 @@ static void reset_rank_header(sp_rank_data *rk, srank *s)
     rk->nthreads = 0;
     free(rk->dropped);
     rk->dropped = NULL;
+    free(rk->sched); /* scheduling samples grow while a run records */
+    rk->sched = NULL;
+    rk->nsched = 0;
     free(s->hdr.map);
     s->hdr.map = NULL;
 }

@@ -228,6 +228,18 @@ typedef struct sp_v2_batch_rows {
  * HDF5; sp_v2_part_flush() makes it durable for readers. */
 int sp_v2_part_append(sp_v2_part *p, const sp_v2_batch_rows *rows, const sp_v2_events *ev);
 
+/* Samples of the rank's threads' CPU scheduling (SCHEMA.md "CPU scheduling
+ * of the threads"): n rows, columns in the file's order. */
+#define SP_V2_SCHED_COLS 5
+typedef struct sp_v2_sched_rows {
+    size_t n;
+    const int64_t *tid, *t_ns, *cpu_ns, *wait_ns, *nivcsw;
+} sp_v2_sched_rows;
+
+/* Append scheduling samples to the part's sched/ table (durable at the
+ * next sp_v2_part_flush). 0 or SP_EIO. */
+int sp_v2_part_append_sched(sp_v2_part *p, const sp_v2_sched_rows *rows);
+
 /* Append a calibration point and flush everything to the file: a reader
  * (or the file left by a kill) sees every event appended so far. */
 int sp_v2_part_flush(sp_v2_part *p, int64_t ticks, int64_t ns);
