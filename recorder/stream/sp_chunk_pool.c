@@ -26,6 +26,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
 static sp__chunk *free_list;
 static size_t in_use, created, max_chunks;
+static size_t soft_chunks; /* the writer's limit for its flush promise (0: none) */
 static bool may_block;
 static int waiters;
 static long fail_after = -1; /* tests: requests that still succeed */
@@ -44,6 +45,7 @@ void sp__pool_configure(size_t max, bool block)
 {
     pthread_mutex_lock(&lock);
     max_chunks = max;
+    soft_chunks = 0;
     may_block = block;
     epoch++;
     in_use = 0;
@@ -77,7 +79,23 @@ static bool add_slab(void)
     return true;
 }
 
-static bool limit_reached(void) { return max_chunks && in_use >= max_chunks; }
+/* The chunks that may be in use now (0: no limit; lock held). */
+static size_t limit(void)
+{
+    return soft_chunks && (!max_chunks || soft_chunks < max_chunks) ? soft_chunks : max_chunks;
+}
+
+static bool limit_reached(void) { return limit() && in_use >= limit(); }
+
+void sp__pool_soft_limit(size_t n)
+{
+    pthread_mutex_lock(&lock);
+    bool raised = !n || (soft_chunks && n > soft_chunks);
+    soft_chunks = n;
+    if (raised && waiters)
+        pthread_cond_broadcast(&freed);
+    pthread_mutex_unlock(&lock);
+}
 
 sp__chunk *sp__pool_get(bool block)
 {
@@ -118,7 +136,7 @@ sp__chunk *sp__pool_get(bool block)
     if (fail_after > 0)
         fail_after--;
     /* Past half the limit: ask the writer not to wait for its next poll. */
-    bool low = max_chunks && 2 * in_use > max_chunks;
+    bool low = limit() && 2 * in_use > limit();
     void (*wake)(void) = __atomic_load_n(&sp__pool_wake, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&lock);
     if (low && wake)
