@@ -5,9 +5,13 @@
  * (recorder/stream), turn what it streamed into the finished file or the
  * in-memory run, summarise it, hand it back.
  *
- * Locks: sp__lock guards the session; the writer's consumer lock comes
- * first when both are needed (sp_stream_consume.h), so the writer is
- * started, stopped and read here without sp__lock held.
+ * Locks: session_lock makes sp_setup() and sp_finalize() one at a time
+ * (threads may call them at once: the header promises it, issue 22 found a
+ * use-after-free of the file path when two setups interleaved); sp__lock
+ * guards the session's fields against the recording threads; the writer's
+ * consumer lock comes before sp__lock when both are needed
+ * (sp_stream_consume.h), so the writer is started, stopped and read here
+ * without sp__lock held. Order: session_lock, consumer lock, sp__lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +29,10 @@
 #include "sp_stream.h"
 
 sp__session sp__sess;
+
+/* Held for the whole of sp_setup() and sp_finalize() (never by a
+ * recording thread, never around a region call). */
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 
 sp_region_kind sp__current_kind(void)
 {
@@ -51,6 +59,9 @@ static void before_fork(void) { sp__stream_fork_prepare(); }
 static void after_fork_parent(void) { sp__stream_fork_parent(); }
 static void after_fork_child(void)
 {
+    /* Another thread of the parent may have held it across fork(): that
+     * thread does not exist here. */
+    pthread_mutex_init(&session_lock, NULL);
     sp__stream_fork_child();
     if (sp__sess.active) {
         sp__sess.forked = true;
@@ -89,9 +100,8 @@ static sp_run *setup_meta(void)
     return m;
 }
 
-int sp_setup(const sp_options *o)
+static int setup_locked(const sp_options *o)
 {
-    pthread_once(&fork_once, install_fork_handlers);
     sp__config cfg;
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
@@ -183,6 +193,15 @@ int sp_setup(const sp_options *o)
     return rc;
 }
 
+int sp_setup(const sp_options *o)
+{
+    pthread_once(&fork_once, install_fork_handlers);
+    pthread_mutex_lock(&session_lock);
+    int rc = setup_locked(o);
+    pthread_mutex_unlock(&session_lock);
+    return rc;
+}
+
 void sp__note_name(char *buf, size_t size, const char *s)
 {
     size_t len = strlen(buf), n = strlen(s);
@@ -263,10 +282,8 @@ static sp_run *read_back(const char *path)
     return run;
 }
 
-int sp_finalize(bool verbose, sp_run **results)
+static int finalize_locked(bool verbose, sp_run **results)
 {
-    if (results)
-        *results = NULL;
     pthread_mutex_lock(&sp__lock);
     if (!sp__sess.active) {
         pthread_mutex_unlock(&sp__lock);
@@ -407,4 +424,14 @@ int sp_finalize(bool verbose, sp_run **results)
     if (*unbalanced)
         return sp__error(SP_EUNBALANCED, "sp_finalize: %s", unbalanced);
     return 0;
+}
+
+int sp_finalize(bool verbose, sp_run **results)
+{
+    if (results)
+        *results = NULL;
+    pthread_mutex_lock(&session_lock);
+    int rc = finalize_locked(verbose, results);
+    pthread_mutex_unlock(&session_lock);
+    return rc;
 }
