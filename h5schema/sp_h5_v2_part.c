@@ -73,7 +73,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
     hid_t rg = H5I_INVALID_HID, g = H5I_INVALID_HID;
     char name[64];
     snprintf(name, sizeof name, "%s%d", SP_NAME(RANK_GROUP), (int)s->rank);
-    H5TRY(rg = sp_v2_group(p->file, name, false), "cannot write '%s': cannot create /%s", path,
+    H5TRY(rg = sp__h5_group(p->file, name, false), "cannot write '%s': cannot create /%s", path,
           name);
     if ((rc = sp_v2_int_attr(rg, SP_NAME(RANK_RANK), SP_ST_I32, s->rank, path)) ||
         (rc = sp_v2_int_attr(rg, SP_NAME(RANK_CLOCK_OFFSET), SP_ST_I64, s->clock_offset_ns,
@@ -86,7 +86,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
                                path)))
         goto done;
     sp_v2_compress c = s->compress;
-#define TABLE(id) H5TRY(g = sp_v2_group(rg, SP_NAME2(id), false), "cannot write '%s'", path)
+#define TABLE(id) H5TRY(g = sp__h5_group(rg, SP_NAME2(id), false), "cannot write '%s'", path)
 #define ENDTABLE() (H5Gclose(g), g = H5I_INVALID_HID)
     TABLE(V2_CLOCK);
     if ((rc = sp_v2_col_create(g, SP_NAME2(V2_CLOCK_TICKS), SP_ST_I64, SP_V2_CHUNK_SMALL,
@@ -99,7 +99,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
     if ((rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &p->regions)))
         goto done;
     ENDTABLE();
-    H5TRY(g = sp_v2_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_create(g, SP_NAME(THREAD_OS_TID), SP_ST_I64, SP_V2_CHUNK_SMALL,
                                SP_V2_COMPRESS_NONE, path, &p->thread_tid)) ||
         (rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &p->threads_names)))
@@ -123,7 +123,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
                                path, &p->region)))
         goto done;
     ENDTABLE();
-    H5TRY(g = sp_v2_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_create(g, SP_NAME(DROPPED_REGION), SP_ST_I32, SP_V2_CHUNK_SMALL,
                                SP_V2_COMPRESS_NONE, path, &p->drop_region)) ||
         (rc = sp_v2_col_create(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, SP_V2_CHUNK_SMALL,
@@ -171,6 +171,7 @@ int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_pa
         goto done;
     H5TRY(H5Fstart_swmr_write(p->file), "cannot write '%s': cannot start SWMR writing",
           part_path);
+    rc = sp_v2_file_flush(p->file, part_path, NULL); /* a full disk shows here */
 done:
     if (fapl >= 0)
         H5Pclose(fapl);
@@ -234,6 +235,9 @@ int sp_v2_part_flush(sp_v2_part *p, int64_t ticks, int64_t ns)
         (rc = sp_v2_col_append(&p->clock_ns, &ns, 1, p->path)))
         goto done;
     H5TRY(H5Fflush(p->file, H5F_SCOPE_LOCAL), "cannot write '%s': flushing", p->path);
+    int werr = sp_v2_file_write_error(p->file);
+    if (werr)
+        rc = sp__error(SP_EIO, "cannot write '%s': flushing: %s", p->path, strerror(werr));
 done:
     sp__h5_quiet_end(&quiet);
     return rc;
@@ -248,12 +252,12 @@ int sp_v2_part_close(sp_v2_part *p)
     int rc = 0;
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
-    /* Flush first: after a write error (a full disk) the file is abandoned
-     * before its datasets' closes try to write again (sp_h5_v2_io.h). */
+    /* Flush first: its failure (a full disk) is the one to report. */
     rc = sp_v2_file_flush(p->file, p->path, NULL);
     cols_close(p);
-    if (p->file >= 0 && H5Fclose(p->file) < 0 && rc == 0)
-        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);
+    int crc = sp_v2_file_close(p->file, p->path, NULL);
+    if (rc == 0)
+        rc = crc;
     sp__h5_quiet_end(&quiet);
     free(p->path);
     free(p);
