@@ -14,9 +14,11 @@
  * at PATH links to the part, so it always opens (SCHEMA.md).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sp_error.h"
@@ -39,6 +41,25 @@ char *sp_v2_part_path(const char *path, int32_t rank)
     char *s = malloc(n);
     if (s)
         snprintf(s, n, "%s.%s%d.part", path, SP_NAME(RANK_GROUP), (int)rank);
+    return s;
+}
+
+char *sp_v2_path_in_use_alternative(const char *path, long pid, int attempt)
+{
+    size_t n = strlen(path);
+    const char *slash = strrchr(path, '/');
+    size_t stem = n >= 3 && strcmp(path + n - 3, ".h5") == 0 &&
+                          (!slash || path + n - 3 > slash + 1)
+                      ? n - 3
+                      : n;
+    char tag[48];
+    if (attempt > 0)
+        snprintf(tag, sizeof tag, ".pid%ld-%d", pid, attempt);
+    else
+        snprintf(tag, sizeof tag, ".pid%ld", pid);
+    char *s = malloc(n + strlen(tag) + 1);
+    if (s)
+        snprintf(s, n + strlen(tag) + 1, "%.*s%s%s", (int)stem, path, tag, path + stem);
     return s;
 }
 
@@ -140,12 +161,43 @@ done:
     return rc;
 }
 
-int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out)
+/* Take the run's lock on the part just created under tmp (file: its HDF5
+ * file, which must be the same file: nothing replaced the name since). */
+static int lock_part(hid_t file, const char *tmp, const char *part_path, int *fd_out)
+{
+    *fd_out = -1;
+    int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int *hfd = NULL;
+    struct stat a, b;
+    if (fd < 0 || H5Fget_vfd_handle(file, H5P_DEFAULT, (void **)&hfd) < 0 || !hfd ||
+        fstat(fd, &a) != 0 || fstat(*hfd, &b) != 0 || a.st_dev != b.st_dev ||
+        a.st_ino != b.st_ino) {
+        if (fd >= 0)
+            close(fd);
+        return sp__error(SP_EIO, "cannot write '%s': '%s' changed while it was created",
+                         part_path, tmp);
+    }
+    if (sp_v2_claim_lock(fd) != 0) {
+        /* No locks on this file system: the part is written unprotected
+         * (another run on the same path may remove it, as before). */
+        close(fd);
+        return 0;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out,
+                      sp_v2_claim *claim)
 {
     *out = NULL;
+    claim->fd = -1;
+    claim->busy = false;
     sp_v2_part *p = calloc(1, sizeof *p);
-    if (!p || !(p->path = strdup(part_path))) {
+    char *tmp = sp_v2_tmp_name(part_path);
+    if (!p || !tmp || !(p->path = strdup(part_path))) {
         free(p);
+        free(tmp);
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", part_path);
     }
     invalidate(p);
@@ -153,15 +205,12 @@ int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_pa
     hid_t fapl = H5I_INVALID_HID;
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
-    /* A part left by an earlier, killed run of the same file goes; unlink
-     * removes a link itself, never its target. */
-    if (unlink(part_path) != 0 && errno != ENOENT) {
-        rc = sp__error(SP_EIO, "cannot write '%s': cannot remove the old '%s': %s", part_path,
-                       part_path, strerror(errno));
-        goto done;
-    }
+    /* Created whole under a temporary name (exclusively, never through a
+     * link), locked, then named (sp_h5_v2_claim.c): a part at its name is
+     * always either locked by its live run or stale. */
+    sp_v2_remove_stale_tmps(part_path); /* a death between creating and naming */
     if ((rc = sp_v2_fapl(true, part_path, &fapl)) ||
-        (rc = sp_v2_file_create(part_path, fapl, part_path, &p->file)))
+        (rc = sp_v2_file_create(tmp, fapl, part_path, &p->file)))
         goto done;
     if ((rc = sp_v2_int_attr(p->file, SP_NAME(ROOT_SCHEMA), SP_ST_I32, 2, part_path)) ||
         (rc = create_tables(p, s)))
@@ -171,21 +220,29 @@ int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_pa
         goto done;
     H5TRY(H5Fstart_swmr_write(p->file), "cannot write '%s': cannot start SWMR writing",
           part_path);
-    rc = sp_v2_file_flush(p->file, part_path, NULL); /* a full disk shows here */
+    if ((rc = sp_v2_file_flush(p->file, part_path, NULL)) || /* a full disk shows here */
+        (rc = lock_part(p->file, tmp, part_path, &claim->fd)))
+        goto done;
+    rc = sp_v2_claim_name(tmp, part_path, &claim->busy);
 done:
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);
     if (rc) {
-        sp_v2_file_abandon(p->file); /* a full disk: nothing more to write */
+        sp_v2_file_abandon(p->file); /* nothing more to write */
         cols_close(p);
         if (p->file >= 0)
             H5Fclose(p->file);
-        unlink(part_path);
+        unlink(tmp); /* never part_path: it may be another run's */
+        if (claim->fd >= 0)
+            close(claim->fd);
+        claim->fd = -1;
         free(p->path);
         free(p);
+        free(tmp);
         return rc;
     }
+    free(tmp);
     *out = p;
     return 0;
 }

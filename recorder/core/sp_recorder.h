@@ -179,6 +179,8 @@ typedef struct sp__session {
     int compress;
     sp__clock_calib calib; /* start point set at setup, end at finalize */
     char timestamp[48];    /* ISO 8601 local time of setup */
+    char path_note[1024];  /* "" or why file_path is not the path asked for
+                              (in use by another run): metadata path_in_use */
 } sp__session;
 
 extern sp__session sp__sess;

@@ -85,6 +85,7 @@ static void end_session_locked(void)
     sp_kvlist_free(&sp__user_meta);
     free(sp__sess.file_path);
     sp__sess.file_path = NULL;
+    sp__sess.path_note[0] = '\0';
     sp__sess.active = false;
     sp__sess.forked = false;
 }
@@ -158,6 +159,7 @@ static int setup_locked(const sp_options *o)
     sp__sess.flush_interval_ns = cfg.flush_interval_ns;
     sp__sess.when_full = cfg.when_full;
     sp__sess.compress = cfg.compress;
+    sp__sess.path_note[0] = '\0';
     iso_now(sp__sess.timestamp, sizeof sp__sess.timestamp);
     sp__clock_calib_start(&sp__sess.calib, cfg.clock);
     sp__pool_configure(cfg.memory_limit / SP__CHUNK_BYTES, cfg.when_full == SP_FULL_BLOCK);
@@ -186,6 +188,11 @@ static int setup_locked(const sp_options *o)
     sp_run_free(meta);
 
     pthread_mutex_lock(&sp__lock);
+    if (ws.path_used) { /* the path was in use by another live run */
+        free(sp__sess.file_path);
+        sp__sess.file_path = ws.path_used;
+        snprintf(sp__sess.path_note, sizeof sp__sess.path_note, "%s", ws.path_note);
+    }
     sp__sess.active = true; /* even when the writer failed: finalize ends it */
     if (rc == 0)
         sp__set_ops(sp__modes_activate(&plan, ops)); /* ops itself without modes */
@@ -312,6 +319,8 @@ static int finalize_locked(bool verbose, sp_run **results)
     size_t buffer_limit = sp__sess.buffer_limit;
     char *path = file_output ? sp__sess.file_path : NULL;
     sp__sess.file_path = NULL;
+    char path_note[sizeof sp__sess.path_note];
+    snprintf(path_note, sizeof path_note, "%s", sp__sess.path_note);
     pthread_mutex_unlock(&sp__lock);
 
     /* The writer consumes everything, closes open calls, flushes the part. */
@@ -400,6 +409,8 @@ static int finalize_locked(bool verbose, sp_run **results)
         const char *misuse = sp__mpi_misuse_note(&mrank);
         if (misuse && mrank == 0) /* announced once, by rank 0 */
             printf("scope-profiler: warning: %s\n", misuse);
+        if (path_note[0])
+            printf("scope-profiler: warning: %s\n", path_note);
         if (wrc)
             printf("scope-profiler: warning: %s\n", werr);
     }

@@ -135,7 +135,7 @@ typedef struct sp__writer_setup {
     const char *path;            /* the run's file; NULL: keep everything in memory */
     int32_t rank;                /* this process's rank (0 without MPI) */
     size_t nranks;
-    const sp_kvlist *main_meta;  /* not NULL: write the main file (rank 0) */
+    sp_kvlist *main_meta;        /* not NULL: write the main file (rank 0) */
     const sp_kvlist *rank_meta;  /* per-rank facts for the part */
     int64_t clock_offset_ns, clock_offset_err_ns;
     sp__clock_source clock;
@@ -143,14 +143,21 @@ typedef struct sp__writer_setup {
     int64_t flush_interval_ns;
     sp_v2_compress compress;
     size_t buffer_limit;         /* for the seed's capacity (sp_region_capacity) */
+    /* Set by sp__writer_start when path was in use by another live run:
+     * the file this run writes instead (malloc'ed; the caller frees it),
+     * and why (the metadata key path_in_use; finalize's warning). */
+    char *path_used;
+    char path_note[1024];
 } sp__writer_setup;
 
 /* Start the writer for a new session (sp__lock not held): resets the
- * consumer, creates the files (main file, part) unless s->path is NULL,
- * and starts the thread. A file that cannot be created is not fatal: the
- * session keeps its events in memory and sp_finalize tries again (and
- * reports). 0, SP_ENOMEM, SP_EIO (no thread). */
-int sp__writer_start(const sp__writer_setup *s);
+ * consumer, creates the files (this rank's part, claimed; the main file on
+ * rank 0; another name when the path is in use: s->path_used) unless
+ * s->path is NULL, and starts the thread. Under MPI set up at sp_setup it
+ * is collective (rank 0's path is shared). A file that cannot be created
+ * is not fatal: the session keeps its events in memory and sp_finalize
+ * tries again (and reports). 0, SP_ENOMEM, SP_EIO (no thread). */
+int sp__writer_start(sp__writer_setup *s);
 
 /* Stop the writer at the end of a session: consume every event, close
  * calls still open at close_ticks, append and flush with the calibration's

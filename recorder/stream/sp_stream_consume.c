@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp_stream_consume.h"
 
@@ -413,6 +414,8 @@ void sp__cons_reset(void)
     sp_v2_events_free(&sp__cons.batch);
     free(sp__cons.path);
     free(sp__cons.part_path);
+    if (sp__cons.claimed)
+        close(sp__cons.claim_fd); /* the part is gone, or the run over: stale now */
     pthread_mutex_t lock = sp__cons.lock;
     memset(&sp__cons, 0, sizeof sp__cons);
     sp__cons.lock = lock;

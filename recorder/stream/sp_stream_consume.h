@@ -39,6 +39,9 @@ typedef struct sp__consumer {
     char *path;                /* the run's file (NULL: memory only) */
     char *part_path;
     sp_v2_part *part;
+    bool part_owned;           /* part_path is this run's (created and claimed) */
+    bool claimed;              /* claim_fd holds the run's lock on it, until reset */
+    int claim_fd;
     bool main_created;         /* this process wrote the main file */
     int err;                   /* first write error (0: none) */
     char errmsg[512];
@@ -92,8 +95,16 @@ void sp__cons_close_open(int64_t close_ticks);
  * memory-only session. Lock held. */
 void sp__cons_write(bool flush, int64_t ticks, int64_t ns);
 
-/* Forget every session state (lock held). */
+/* Forget every session state (lock held); the part's claim goes last
+ * (finalize or a discard removed the part before). */
 void sp__cons_reset(void);
+
+/* The run's files at setup (sp_stream_files.c): this rank's part, claimed,
+ * another name when the path is in use (s->path_used, s->path_note), the
+ * file at the path on rank 0 (s->main_meta gains path_in_use then), stale
+ * parts of dead runs removed. A file that cannot be written leaves the
+ * session in memory (err set). 0 or SP_ENOMEM. Lock held. */
+int sp__cons_open_files(sp__writer_setup *s);
 
 #pragma GCC visibility pop
 

@@ -239,7 +239,7 @@ static void *writer_main(void *arg)
 
 /* ---------------------------------------------------------------- the session */
 
-int sp__writer_start(const sp__writer_setup *s)
+int sp__writer_start(sp__writer_setup *s)
 {
     pthread_mutex_lock(&sp__cons.lock);
     sp__cons_reset();
@@ -249,34 +249,9 @@ int sp__writer_start(const sp__writer_setup *s)
     sp__cons.memory = !s->path;
     sp__cons.compress = sp_v2_compress_resolve(s->compress);
     sp__cons.buffer_limit = s->buffer_limit;
-    int rc = 0;
-    if (s->path) {
-        sp__cons.path = strdup(s->path);
-        sp__cons.part_path = sp_v2_part_path(s->path, s->rank);
-        if (!sp__cons.path || !sp__cons.part_path) {
-            rc = SP_ENOMEM;
-            goto done;
-        }
-        /* The main file (rank 0), then this rank's part. A failure is not
-         * fatal: the events stay in memory and finalize tries again. */
-        int frc = s->main_meta ? sp_v2_main_create(s->path, s->nranks, s->main_meta) : 0;
-        sp__cons.main_created = s->main_meta && frc == 0;
-        sp_v2_part_setup ps = {.rank = s->rank, .clock_offset_ns = s->clock_offset_ns,
-                               .clock_offset_err_ns = s->clock_offset_err_ns,
-                               .rank_meta = s->rank_meta, .p0_ticks = s->p0.ticks,
-                               .p0_ns = s->p0.ns, .compress = sp__cons.compress};
-        if (frc == 0)
-            frc = sp_v2_part_create(sp__cons.part_path, &ps, &sp__cons.part);
-        if (frc != 0) {
-            if (sp__cons.main_created) { /* it would link to a part that is not there */
-                unlink(sp__cons.path);
-                sp__cons.main_created = false;
-            }
-            sp__cons.memory = true;
-            snprintf(sp__cons.errmsg, sizeof sp__cons.errmsg, "%s", sp_last_error());
-            sp__cons.err = frc; /* reported by finalize if it fails again */
-        }
-    }
+    int rc = s->path ? sp__cons_open_files(s) : 0;
+    if (rc)
+        goto done;
     flush_every_ns = s->flush_interval_ns / 2 > 0 ? s->flush_interval_ns / 2 : 1;
     pthread_once(&wake_cond_once, init_wake_cond);
     pthread_mutex_lock(&wake_lock);
@@ -354,11 +329,11 @@ void sp__writer_discard(void)
     pthread_mutex_lock(&sp__cons.lock);
     sp_v2_part_close(sp__cons.part);
     sp__cons.part = NULL;
-    if (sp__cons.part_path)
+    if (sp__cons.part_owned) /* never a part another run holds */
         unlink(sp__cons.part_path);
     if (sp__cons.path && sp__cons.main_created)
         unlink(sp__cons.path); /* the main file linking to that part */
-    sp__cons_reset();
+    sp__cons_reset(); /* the claim goes last */
     pthread_mutex_unlock(&sp__cons.lock);
 }
 
@@ -397,8 +372,14 @@ void sp__stream_fork_child(void)
     sp__cons.part = NULL;
     sp__cons.active = false;
     sp__cons.main_created = false;
+    sp__cons.part_owned = false;
     free(sp__cons.part_path);
     sp__cons.part_path = NULL;
+    /* The parent's lock on its part stays the parent's: the child's copy
+     * of the descriptor goes (the lock lives on while the parent's does). */
+    if (sp__cons.claimed)
+        close(sp__cons.claim_fd);
+    sp__cons.claimed = false;
     pthread_mutex_unlock(&wake_lock);
     pthread_mutex_unlock(&sp__cons.lock);
     /* The parent's writer may have been waiting on the condition: a waiter
