@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -166,9 +167,39 @@ static herr_t vfd_get_handle(H5FD_t *file, hid_t fapl, void **handle)
     return 0;
 }
 
+/* addr..addr+size outside the address space: pushes the error. */
 static bool bad_range(haddr_t addr, size_t size)
 {
-    return addr == HADDR_UNDEF || addr > SP_VFD_MAXADDR || size > SP_VFD_MAXADDR - addr;
+    if (addr != HADDR_UNDEF && addr <= SP_VFD_MAXADDR && size <= SP_VFD_MAXADDR - addr)
+        return false;
+    PUSH(H5E_OVERFLOW, "addr overflow, addr = %llu", (unsigned long long)addr);
+    return true;
+}
+
+/* Read (write false) or write size bytes at addr in pieces of at most
+ * 1 GiB, past EINTR. Returns the bytes done: fewer than size at the end of
+ * the file (a read) or on an error (errno set, *failed true). */
+static size_t io(int fd, bool write, char *buf, size_t size, haddr_t addr, bool *failed)
+{
+    size_t done = 0;
+    *failed = false;
+    while (done < size) {
+        size_t chunk = size - done < ((size_t)1 << 30) ? size - done : ((size_t)1 << 30);
+        ssize_t n = write ? pwrite(fd, buf + done, chunk, (off_t)(addr + done))
+                          : pread(fd, buf + done, chunk, (off_t)(addr + done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            if (n < 0 || write) {
+                *failed = true;
+                if (n == 0)
+                    errno = ENOSPC; /* a write that writes nothing */
+            }
+            break; /* a read: past the end of the file */
+        }
+        done += (size_t)n;
+    }
+    return done;
 }
 
 static herr_t vfd_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, size_t size,
@@ -177,29 +208,17 @@ static herr_t vfd_read(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr, 
     (void)type;
     (void)dxpl;
     sp_vfd_file *f = (sp_vfd_file *)file;
-    if (bad_range(addr, size)) {
-        PUSH(H5E_OVERFLOW, "addr overflow, addr = %llu", (unsigned long long)addr);
+    if (bad_range(addr, size))
+        return -1;
+    bool failed = false;
+    size_t done = f->abandoned ? 0 : io(f->fd, false, buf, size, addr, &failed);
+    if (failed) {
+        int e = errno;
+        PUSH(H5E_READERROR, "file read failed: errno = %d, error message = '%s'", e,
+             strerror(e));
         return -1;
     }
-    char *p = buf;
-    while (size > 0 && !f->abandoned) {
-        size_t chunk = size < ((size_t)1 << 30) ? size : ((size_t)1 << 30);
-        ssize_t n = pread(f->fd, p, chunk, (off_t)addr);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int e = errno;
-            PUSH(H5E_READERROR, "file read failed: errno = %d, error message = '%s'", e,
-                 strerror(e));
-            return -1;
-        }
-        if (n == 0)
-            break; /* past the end of the file: zeros, as sec2 */
-        p += n;
-        addr += (haddr_t)n;
-        size -= (size_t)n;
-    }
-    memset(p, 0, size);
+    memset((char *)buf + done, 0, size - done); /* past the end: zeros, as sec2 */
     return 0;
 }
 
@@ -209,29 +228,18 @@ static herr_t vfd_write(H5FD_t *file, H5FD_mem_t type, hid_t dxpl, haddr_t addr,
     (void)type;
     (void)dxpl;
     sp_vfd_file *f = (sp_vfd_file *)file;
-    if (bad_range(addr, size)) {
-        PUSH(H5E_OVERFLOW, "addr overflow, addr = %llu", (unsigned long long)addr);
+    if (bad_range(addr, size))
         return -1;
-    }
     if (f->abandoned)
         return 0; /* nothing more goes to disk */
-    const char *p = buf;
-    haddr_t end = addr + size;
-    while (size > 0 && !f->abandoned) {
-        size_t chunk = size < ((size_t)1 << 30) ? size : ((size_t)1 << 30);
-        ssize_t n = pwrite(f->fd, p, chunk, (off_t)addr);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0) {
-            give_up(f, n < 0 ? errno : ENOSPC); /* the first failure is the last write */
-            return 0;
-        }
-        p += n;
-        addr += (haddr_t)n;
-        size -= (size_t)n;
+    bool failed = false;
+    io(f->fd, true, (char *)(uintptr_t)buf, size, addr, &failed);
+    if (failed) {
+        give_up(f, errno); /* the first failure is the last write */
+        return 0;
     }
-    if (end > f->eof)
-        f->eof = end;
+    if (addr + size > f->eof)
+        f->eof = addr + size;
     return 0;
 }
 

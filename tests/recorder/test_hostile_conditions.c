@@ -27,23 +27,6 @@
 #include "rec_util.h"
 #include "sp_test.h"
 
-/* Calls of region r, one after the other. */
-static void record_calls(sp_region *r, int n)
-{
-    for (int i = 0; i < n; i++) {
-        sp_region_begin(r);
-        sp_region_end(r);
-    }
-}
-
-static sp_options file_options(const char *path)
-{
-    sp_options o;
-    sp_options_init(&o);
-    o.file_path = path;
-    return o;
-}
-
 /* ---------------------------------------------------------------- names */
 
 static void *latin1_thread(void *arg)
@@ -52,7 +35,7 @@ static void *latin1_thread(void *arg)
     /* A library that names its thread with a byte that is not UTF-8. */
     pthread_setname_np(pthread_self(), "io\xff" "thread");
     sp_region *r = sp_region_get("caf\xe9 latin-1");
-    record_calls(r, 3);
+    rec_record_calls(r, 3);
     return NULL;
 }
 
@@ -62,7 +45,7 @@ static void test_names_that_are_not_utf8(void)
     const char *dir = rec_tmpdir();
     char path[4200];
     snprintf(path, sizeof path, "%s/names.h5", dir);
-    sp_options o = file_options(path);
+    sp_options o = rec_file_options(path);
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp_region *bad = sp_region_get("half \xc3"); /* a cut UTF-8 sequence */
     ASSERT(bad != NULL);
@@ -98,12 +81,12 @@ static void test_fork_child_finalizing_last(void)
     const char *dir = rec_tmpdir();
     char path[4200];
     snprintf(path, sizeof path, "%s/parent.h5", dir);
-    sp_options o = file_options(path);
+    sp_options o = rec_file_options(path);
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp_region *before = sp_region_get("before_fork");
     sp_region *parent_only = sp_region_get("parent_after_fork");
     sp_region *child_only = sp_region_get("child_after_fork");
-    record_calls(before, 10);
+    rec_record_calls(before, 10);
     int go[2]; /* the parent tells the child when it has finalized */
     ASSERT_EQ_I(pipe(go), 0);
     fflush(NULL);
@@ -111,7 +94,7 @@ static void test_fork_child_finalizing_last(void)
     ASSERT(pid >= 0);
     if (pid == 0) {
         close(go[1]);
-        record_calls(child_only, 1000); /* records nothing: not its session */
+        rec_record_calls(child_only, 1000); /* records nothing: not its session */
         char c;
         if (read(go[0], &c, 1) != 1)
             _exit(3);
@@ -119,7 +102,7 @@ static void test_fork_child_finalizing_last(void)
         _exit(rc == SP_ESTATE ? 0 : 1);
     }
     close(go[0]);
-    record_calls(parent_only, 7);
+    rec_record_calls(parent_only, 7);
     ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
     long size_after_parent = h5t_file_size(path);
     ASSERT(write(go[1], "x", 1) == 1);
@@ -160,10 +143,10 @@ static void test_planted_links(void)
     ASSERT_EQ_I(symlink(victim, old_tmp), 0);
     ASSERT_EQ_I(symlink(victim2, path), 0); /* the target itself is a link */
 
-    sp_options o = file_options(path);
+    sp_options o = rec_file_options(path);
     ASSERT_EQ_I(sp_setup(&o), 0);
     sp_region *r = sp_region_get("linked_region");
-    record_calls(r, 5);
+    rec_record_calls(r, 5);
     ASSERT_MSG(sp_finalize(false, NULL) == 0, "%s", sp_last_error());
 
     ASSERT_EQ_I(h5t_file_size(victim), 8);
@@ -215,7 +198,7 @@ static void full_disk_child(const char *dir, long size_k, disk_kind kind)
     char path[4200];
     snprintf(path, sizeof path, "%s/full.h5", dir);
     setenv("SCOPE_PROFILER_COMPRESSION", "none", 1);
-    sp_options o = file_options(path);
+    sp_options o = rec_file_options(path);
     o.flush_interval = 0.05;
     if (sp_setup(&o) != 0)
         exit(10);

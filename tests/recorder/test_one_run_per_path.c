@@ -21,22 +21,7 @@
 #include "sp_h5_v2.h"
 #include "sp_test.h"
 
-static void record_calls(const char *name, int n)
-{
-    sp_region *r = sp_region_get(name);
-    for (int i = 0; i < n; i++) {
-        sp_region_begin(r);
-        sp_region_end(r);
-    }
-}
-
-static sp_options file_options(const char *path)
-{
-    sp_options o;
-    sp_options_init(&o);
-    o.file_path = path;
-    return o;
-}
+static void record_calls(const char *name, int n) { rec_record_calls(sp_region_get(name), n); }
 
 /* Wait for one byte on fd (the other side's go). */
 static void wait_byte(int fd)
@@ -104,7 +89,7 @@ static void test_two_processes_one_path(void)
     fflush(NULL);
     pid_t a = fork();
     if (a == 0) { /* the first run: records, waits while B runs, records more */
-        sp_options o = file_options(path);
+        sp_options o = rec_file_options(path);
         if (sp_setup(&o) != 0)
             _exit(80);
         record_calls("first_run", 300);
@@ -117,7 +102,7 @@ static void test_two_processes_one_path(void)
     wait_byte(a_ready[0]);
     pid_t b = fork();
     if (b == 0) { /* the second run, on the same path, while A records */
-        sp_options o = file_options(path);
+        sp_options o = rec_file_options(path);
         if (sp_setup(&o) != 0)
             _exit(82);
         record_calls("second_run", 123);
@@ -162,14 +147,14 @@ static void test_fork_child_sets_up_on_parents_path(void)
     fflush(NULL);
     pid_t parent = fork(); /* the test's own process never sets up */
     if (parent == 0) {
-        sp_options o = file_options(path);
+        sp_options o = rec_file_options(path);
         if (sp_setup(&o) != 0)
             _exit(70);
         record_calls("parent_calls", 40);
         fflush(NULL);
         pid_t child = fork();
         if (child == 0) { /* its own session on the parent's path */
-            sp_options oc = file_options(path);
+            sp_options oc = rec_file_options(path);
             if (sp_setup(&oc) != 0)
                 _exit(71);
             record_calls("child_calls", 25);
@@ -240,7 +225,7 @@ static void test_stale_parts_cleaned_live_kept(void)
     ASSERT_EQ_I(sp_v2_part_live(live), 1);
     ASSERT_EQ_I(sp_v2_part_live(stale1), 0);
 
-    sp_options o = file_options(path);
+    sp_options o = rec_file_options(path);
     ASSERT_EQ_I(sp_setup(&o), 0);
     record_calls("next_run", 5);
     /* The next run of the path removed what dead runs left, at setup. */

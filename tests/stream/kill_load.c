@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "scope_profiler.h"
+#include "busy.h"
 #include "sp_h5.h"
 #include "sp_model.h"
 
@@ -55,22 +56,6 @@ typedef struct shared {
     int finalize_rc;
 } shared;
 
-static volatile double sink;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void spin(int n)
-{
-    double x = 1.0;
-    for (int i = 0; i < n; i++)
-        x = x * 1.0000001 + 1e-9;
-    sink = x;
-}
 
 static shared *map_shared(const char *path, bool create)
 {
