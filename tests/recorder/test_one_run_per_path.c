@@ -99,6 +99,7 @@ static void test_two_processes_one_path(void)
         record_calls("first_run", 200);
         finalize_and_report(a_out[1]);
     }
+    close(a_ready[1]);
     wait_byte(a_ready[0]);
     pid_t b = fork();
     if (b == 0) { /* the second run, on the same path, while A records */
@@ -108,6 +109,8 @@ static void test_two_processes_one_path(void)
         record_calls("second_run", 123);
         finalize_and_report(b_out[1]);
     }
+    close(b_out[1]); /* a child that dies gives an end of file, never a hang */
+    close(a_out[1]);
     char bpath[4200], bnote[4200], apath[4200], anote[4200];
     read_report(b_out[0], bpath, sizeof bpath, bnote, sizeof bnote);
     expect_exit0(b, "second run");
@@ -139,6 +142,13 @@ static void test_two_processes_one_path(void)
 
 static void test_fork_child_sets_up_on_parents_path(void)
 {
+#if defined(__SANITIZE_THREAD__)
+    /* ThreadSanitizer kills a child forked from a process with threads (the
+     * recording parent's writer) once it starts threads itself: covered by
+     * the normal and ASan builds. */
+    printf("  skipped under ThreadSanitizer (fork of a threaded process)\n");
+    return;
+#endif
     const char *dir = rec_tmpdir();
     char path[4200];
     snprintf(path, sizeof path, "%s/parent.h5", dir);
@@ -168,6 +178,8 @@ static void test_fork_child_sets_up_on_parents_path(void)
         record_calls("parent_calls", 18); /* after the child's whole run */
         finalize_and_report(out[1]);
     }
+    close(out[1]); /* a child that dies gives an end of file, never a hang */
+    close(child_out[1]);
     char ppath[4200], pnote[4200], cpath[4200], cnote[4200];
     read_report(child_out[0], cpath, sizeof cpath, cnote, sizeof cnote);
     read_report(out[0], ppath, sizeof ppath, pnote, sizeof pnote);
@@ -221,6 +233,7 @@ static void test_stale_parts_cleaned_live_kept(void)
         wait_byte(done[0]);
         _exit(0);
     }
+    close(ready[1]);
     wait_byte(ready[0]);
     ASSERT_EQ_I(sp_v2_part_live(live), 1);
     ASSERT_EQ_I(sp_v2_part_live(stale1), 0);
