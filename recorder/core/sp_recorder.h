@@ -113,6 +113,10 @@ void sp__threads_reset(void);
  * ones (n < 0: never fail, the default), as if memory ran out. */
 void sp__test_fail_alloc_after(long n);
 
+/* Tests: hold the writer's soft limit on chunks in use (sp_stream.h) at n
+ * at most (0: no cap, the default), as a very slow writer would set it. */
+void sp__test_soft_limit_cap(size_t n);
+
 /* ---- recording paths ---- */
 
 /* The begin/end pair of one recording mode: sp_region_begin/end jump through

@@ -70,10 +70,12 @@ typedef enum sp__full_policy { SP__FULL_BLOCK, SP__FULL_DROP } sp__full_policy;
  * them back on their next event) no longer count as in use. */
 void sp__pool_configure(size_t max_chunks, bool may_block);
 
-/* The writer's own limit on chunks in use (0: none), below the session's
- * (the smaller one applies): about what it can write in a quarter of the
- * flush interval, so what waits for it never delays a flush by more
- * (sp_stream_writer.c). Threads past it wait or drop as at the session's. */
+/* The writer's own limit on chunks in use (0: none), below the session's:
+ * about what it can write in a quarter of the flush interval, so what
+ * waits for it never delays a flush by more (sp_stream_writer.c). Under
+ * SP_FULL_BLOCK a thread past it waits for the writer to give a chunk
+ * back, 20 ms at most per chunk (never for good: all chunks in use may be
+ * threads' current ones); under SP_FULL_DROP it does not apply. */
 void sp__pool_soft_limit(size_t n);
 
 /* A chunk for the calling thread, or NULL: the limit is reached and the
