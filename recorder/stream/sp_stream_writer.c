@@ -146,12 +146,14 @@ static void flush_now(sp__clock_point at, bool catch_up)
 /* The writer's pace: chunks consumed per second of its busy time (the
  * passes that found work, their I/O included: a writer starved of CPU or
  * slowed by the disk reads slower). From it, after every 25 ms of such
- * work, the pool's soft limit: what the writer gets through in half a flush period (a
- * quarter of flush_interval), so that what waits for it never holds a
- * flush back longer (issue 22: with a pool full of 64 MiB of events, a
- * writer slowed by load needed over a second to reach its flush). The
- * soft limit stays above one chunk per thread plus a margin, so threads
- * that fill chunks slower than the writer reads never wait for it. */
+ * work, the pool's soft limit: what the writer gets through in half a
+ * flush period (a quarter of flush_interval), so that what waits for it
+ * never holds a flush back longer (issue 22: with a pool full of 64 MiB of
+ * events, a writer slowed by load needed over a second to reach its
+ * flush). The soft limit stays above one chunk per thread seen plus 8, so
+ * threads that fill chunks slower than the writer reads never wait for
+ * it; it binds only under SP_FULL_BLOCK, one wait per chunk at most
+ * (sp_chunk_pool.c). */
 static struct {
     int64_t busy_ns;
     uint64_t chunks;
