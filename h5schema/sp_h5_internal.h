@@ -39,6 +39,14 @@ hid_t sp__h5_file_type(sp_schema_type t);
 hid_t sp__h5_mem_type(sp_schema_type t);
 void sp__h5_type_close(hid_t type);
 
+/* Attributes a metadata group keeps compact at most (HDF5's limit). */
+#define SP_H5_META_COMPACT_MAX 65535u
+
+/* A group under loc, without object times (reproducible bytes); meta: a
+ * metadata group (attributes in creation order, kept compact: see the
+ * definition). H5I_INVALID_HID on failure. */
+hid_t sp__h5_group(hid_t loc, const char *name, bool meta);
+
 /* The HDF5 path of loc joined with name ("/rank0/calls/start_ns") into buf. */
 const char *sp__h5_path(hid_t loc, const char *name, char *buf, size_t len);
 

@@ -205,10 +205,44 @@ typedef struct sp_v2_part_setup {
 /* The part's file name for a run at path: "<path>.rank<N>.part" (malloc'ed). */
 char *sp_v2_part_path(const char *path, int32_t rank);
 
-/* Create the part (a stale one of an earlier run is removed first; the new
- * one is created exclusively, never through a symbolic link), create every
- * table empty and switch to SWMR writing. */
-int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out);
+/* A run's hold on its part (sp_h5_v2_claim.c). */
+typedef struct sp_v2_claim {
+    int fd;    /* holds the run's lock on the part (-1: none); close it once
+                  the part is removed or the run is over, never before */
+    bool busy; /* the create failed: a live run writes part_path */
+} sp_v2_claim;
+
+/* Create the part: every table empty, SWMR writing, under a temporary name
+ * (exclusively, never through a symbolic link), then locked for this run
+ * and named part_path. A part already there is removed if its run is dead;
+ * if its run is alive, fails with claim->busy set (SP_EIO, nothing
+ * touched). Stale temporaries of part_path are removed first. */
+int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out,
+                      sp_v2_claim *claim);
+
+/* Take the run's lock on fd (a descriptor of a part, open for reading).
+ * 0, or -1 (errno: no locks on this file system). */
+int sp_v2_claim_lock(int fd);
+
+/* Give file tmp the name `name` (link(2): never over a live run's part; a
+ * stale one is removed first) and remove tmp. 0, or SP_EIO (*busy: a live
+ * run holds name). */
+int sp_v2_claim_name(const char *tmp, const char *name, bool *busy);
+
+/* 1: a live run holds the part at part_path; 0: none there, or left by a
+ * dead run; -1: cannot tell (no locks on this file system). */
+int sp_v2_part_live(const char *part_path);
+
+/* Remove the parts of PATH (PATH.rank<N>.part, any N) that dead runs left,
+ * and their stale temporaries; never a live run's part, never through a
+ * link, never another user's file, never `keep` (this run's own part; may
+ * be NULL). Returns how many were removed (a cleanup: errors ignored). */
+int sp_v2_remove_stale_parts(const char *path, const char *keep);
+
+/* The file name a run gets when PATH is in use by another live run:
+ * "<stem>.pid<pid>.h5" for PATH "<stem>.h5" (else "<PATH>.pid<pid>"), with
+ * "-<attempt>" after the pid when attempt > 0 (malloc'ed, or NULL). */
+char *sp_v2_path_in_use_alternative(const char *path, long pid, int attempt);
 
 /* What a batch adds besides events: new region and thread rows, dropped
  * calls (rows region, calls; repeated regions add up). */

@@ -78,7 +78,7 @@ static int write_clock(hid_t rg, const sp_v2_rank_source *src, const char *path)
 {
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
-    H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_CLOCK), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME2(V2_CLOCK), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_fixed(g, SP_NAME2(V2_CLOCK_TICKS), SP_ST_I64, src->clock_ticks,
                               src->nclock, path)) == 0)
         rc = sp_v2_col_fixed(g, SP_NAME2(V2_CLOCK_NS), SP_ST_I64, src->clock_ns, src->nclock,
@@ -94,7 +94,7 @@ static int write_regions(hid_t rg, const sp_run *run, const char *path)
     int rc = 0;
     hid_t g = H5I_INVALID_HID;
     int32_t *f = NULL;
-    H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_REGIONS), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME2(V2_REGIONS), false), "cannot write '%s'", path);
     if ((rc = sp_v2_names_fixed(g, (const char *const *)run->region_names, run->nregions, path)))
         goto done;
     if (run->nregion_flags && run->region_flags) {
@@ -128,7 +128,7 @@ static int write_threads(hid_t rg, const sp_rank_data *rk, const char *path)
         tids[t] = rk->threads[t].os_tid;
         nm[t] = rk->threads[t].name ? rk->threads[t].name : "";
     }
-    H5TRY(g = sp_v2_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_fixed(g, SP_NAME(THREAD_OS_TID), SP_ST_I64, tids, n, path)) == 0)
         rc = sp_v2_names_fixed(g, nm, n, path);
 done:
@@ -155,7 +155,7 @@ static int write_dropped(hid_t rg, const sp_rank_data *rk, size_t nregions, cons
             r[n] = (int32_t)i;
             c[n++] = rk->dropped[i];
         }
-    H5TRY(g = sp_v2_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_fixed(g, SP_NAME(DROPPED_REGION), SP_ST_I32, r, n, path)) == 0)
         rc = sp_v2_col_fixed(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, c, n, path);
 done:
@@ -203,12 +203,12 @@ static int write_events(hid_t rg, const sp_v2_rank_source *src, const char *path
         size_t ne = src->extra ? src->extra->n : 0, nb = src->extra ? src->extra->nblocks : 0;
         hsize_t ce = ne < SP_V2_CHUNK_EVENTS ? (ne ? ne : 1) : SP_V2_CHUNK_EVENTS;
         hsize_t cb = nb < SP_V2_CHUNK_BLOCKS ? (nb ? nb : 1) : SP_V2_CHUNK_BLOCKS;
-        H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_EVENTS), false), "cannot write '%s'", path);
+        H5TRY(g = sp__h5_group(rg, SP_NAME2(V2_EVENTS), false), "cannot write '%s'", path);
         for (int i = 0; i < 2 && rc == 0; i++)
             rc = sp_v2_col_create(g, sp__schema_v2[ev_ids[i]].name,
                                   sp__schema_v2[ev_ids[i]].type, ce, z, path, &c[i]);
         H5Gclose(g);
-        H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_BLOCKS), false), "cannot write '%s'", path);
+        H5TRY(g = sp__h5_group(rg, SP_NAME2(V2_BLOCKS), false), "cannot write '%s'", path);
         for (int i = 0; i < 4 && rc == 0; i++)
             rc = sp_v2_col_create(g, sp__schema_v2[bl_ids[i]].name,
                                   sp__schema_v2[bl_ids[i]].type, cb, z, path, &c[2 + i]);
@@ -273,7 +273,7 @@ static int write_sched(hid_t rg, const sp_v2_rank_source *src, const char *path)
     static const sp_schema_v2_id ids[SP_V2_SCHED_COLS] = {
         SP_SN2_V2_SCHED_TID, SP_SN2_V2_SCHED_T, SP_SN2_V2_SCHED_CPU, SP_SN2_V2_SCHED_WAIT,
         SP_SN2_V2_SCHED_NIVCSW};
-    H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_SCHED), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME2(V2_SCHED), false), "cannot write '%s'", path);
     for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++)
         rc = sp_v2_col_fixed(g, sp__schema_v2[ids[i]].name, SP_ST_I64, v + (size_t)i * n, n, path);
 done:
@@ -338,7 +338,7 @@ int sp_v2_final_rank(const char *tmp, const char *path, const sp_v2_rank_source 
         goto done;
     H5TRY(file = H5Fopen(tmp, H5F_ACC_RDWR, fapl), "cannot write '%s': cannot open '%s'", path,
           tmp);
-    H5TRY(rg = sp_v2_group(file, name, false), "cannot write '%s': cannot create /%s", path,
+    H5TRY(rg = sp__h5_group(file, name, false), "cannot write '%s': cannot create /%s", path,
           name);
     if ((rc = write_attrs(rg, rk, src->mpi_clock, path)) ||
         (rc = sp_v2_meta_group(rg, SP_NAME(RANK_METADATA), &rk->meta, path)) ||

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_h5_v2_io.c - appendable columns, name tables, attributes and files of
  * the v2 writers (sp_h5_v2_io.h). */
-#define _GNU_SOURCE /* dup3 */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -155,6 +154,12 @@ int sp_v2_col_append(sp_v2_col *c, const void *data, size_t count, const char *p
     H5TRY(mspace = H5Screate_simple(1, cnt, NULL), "cannot write '%s': dataspace", path);
     H5TRY(H5Dwrite(c->dset, sp__h5_mem_type(c->type), mspace, fspace, H5P_DEFAULT, data),
           "cannot write '%s': appending %zu elements to %s", path, count, where);
+    int werr = sp_v2_object_write_error(c->dset);
+    if (werr) {
+        rc = sp__error(SP_EIO, "cannot write '%s': appending %zu elements to %s: %s", path,
+                       count, where, strerror(werr));
+        goto done;
+    }
     c->n += count;
 done:
     if (mspace >= 0)
@@ -249,22 +254,6 @@ void sp_v2_names_close(sp_v2_names *t)
 
 /* ---------------------------------------------------------------- groups, attributes */
 
-hid_t sp_v2_group(hid_t loc, const char *name, bool ordered_attrs)
-{
-    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl < 0)
-        return H5I_INVALID_HID;
-    if (H5Pset_obj_track_times(gcpl, false) < 0 ||
-        (ordered_attrs &&
-         H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)) {
-        H5Pclose(gcpl);
-        return H5I_INVALID_HID;
-    }
-    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
-    H5Pclose(gcpl);
-    return g;
-}
-
 int sp_v2_int_attr(hid_t loc, const char *name, sp_schema_type type, int64_t value,
                    const char *path)
 {
@@ -307,7 +296,7 @@ int sp_v2_meta_group(hid_t loc, const char *name, const sp_kvlist *l, const char
     hid_t g = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
     char where[256]; /* named first: naming clears HDF5's error stack */
     sp__h5_path(loc, name, where, sizeof where);
-    H5TRY(g = sp_v2_group(loc, name, true), "cannot write '%s': cannot create group %s", path,
+    H5TRY(g = sp__h5_group(loc, name, true), "cannot write '%s': cannot create group %s", path,
           where);
     H5TRY(type = sp__h5_file_type(SP_ST_STR), "cannot write '%s': string type", path);
     H5TRY(space = H5Screate(H5S_SCALAR), "cannot write '%s': dataspace", path);
@@ -339,6 +328,7 @@ int sp_v2_fapl(bool swmr, const char *path, hid_t *out)
     int rc = 0;
     hid_t fapl = H5I_INVALID_HID;
     H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot write '%s'", path);
+    H5TRY(H5Pset_driver(fapl, sp_v2_vfd(), NULL), "cannot write '%s': file driver", path);
     H5TRY(H5Pset_libver_bounds(fapl, swmr ? H5F_LIBVER_LATEST : H5F_LIBVER_V18,
                                H5F_LIBVER_LATEST),
           "cannot write '%s': file format bounds", path);
@@ -411,40 +401,32 @@ char *sp_v2_tmp_name(const char *path)
 
 /* ---------------------------------------------------------------- closing */
 
-/* The sec2 driver's descriptor now refers to /dev/null: every later write
- * succeeds (no file size limit applies to it, unlike a memory file). */
-void sp_v2_file_abandon(hid_t file)
+/* "cannot write 'path': closing 'name'" (or "closing it"), with HDF5's
+ * reason, or with errno's words when a write of the file failed (the
+ * driver reports no failure to HDF5: sp_h5_vfd.c). */
+static int close_error(const char *path, const char *name, int werr)
 {
-    if (file < 0)
-        return;
-    hid_t fapl = H5Fget_access_plist(file);
-    bool sec2 = fapl >= 0 && H5Pget_driver(fapl) == H5FD_SEC2; /* its handle is an int* */
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    int *fdp = NULL;
-    if (!sec2 || H5Fget_vfd_handle(file, H5P_DEFAULT, (void **)&fdp) < 0 || !fdp || *fdp < 0)
-        return;
-    int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-    if (null < 0)
-        return;
-    dup3(null, *fdp, O_CLOEXEC);
-    close(null);
-}
-
-static int close_error(const char *path, const char *name)
-{
-    if (!name)
-        return sp__h5_error(SP_EIO, "cannot write '%s': closing it", path);
-    return sp__h5_error(SP_EIO, "cannot write '%s': closing '%s'", path, name);
+    char what[300];
+    if (name)
+        snprintf(what, sizeof what, "closing '%s'", name);
+    else
+        snprintf(what, sizeof what, "closing it");
+    if (werr)
+        return sp__error(SP_EIO, "cannot write '%s': %s: %s", path, what, strerror(werr));
+    return sp__h5_error(SP_EIO, "cannot write '%s': %s", path, what);
 }
 
 int sp_v2_file_flush(hid_t file, const char *path, const char *name)
 {
-    if (file < 0 || H5Fflush(file, H5F_SCOPE_LOCAL) >= 0)
+    if (file < 0)
         return 0;
-    int rc = close_error(path, name);
-    sp_v2_file_abandon(file);
-    return rc;
+    if (H5Fflush(file, H5F_SCOPE_LOCAL) < 0) {
+        int rc = close_error(path, name, sp_v2_file_write_error(file));
+        sp_v2_file_abandon(file);
+        return rc;
+    }
+    int werr = sp_v2_file_write_error(file);
+    return werr ? close_error(path, name, werr) : 0;
 }
 
 int sp_v2_file_close(hid_t file, const char *path, const char *name)
@@ -452,8 +434,11 @@ int sp_v2_file_close(hid_t file, const char *path, const char *name)
     if (file < 0)
         return 0;
     int rc = sp_v2_file_flush(file, path, name);
-    if (H5Fclose(file) < 0 && rc == 0)
-        rc = close_error(path, name);
+    sp_v2_vfd_closed_error(); /* forget an earlier file's */
+    herr_t e = H5Fclose(file);
+    int werr = sp_v2_vfd_closed_error(); /* a write of the close itself */
+    if ((e < 0 || werr) && rc == 0)
+        rc = close_error(path, name, werr);
     return rc;
 }
 

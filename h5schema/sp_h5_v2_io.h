@@ -56,10 +56,6 @@ int sp_v2_names_fixed(hid_t loc, const char *const *names, size_t n, const char 
 int sp_v2_names_append(sp_v2_names *t, const char *const *names, size_t n, const char *path);
 void sp_v2_names_close(sp_v2_names *t);
 
-/* A group under loc without object times (reproducible bytes);
- * ordered_attrs: attributes keep their creation order (metadata). */
-hid_t sp_v2_group(hid_t loc, const char *name, bool ordered_attrs);
-
 /* A scalar integer attribute (file type from the schema type). */
 int sp_v2_int_attr(hid_t loc, const char *name, sp_schema_type type, int64_t value,
                    const char *path);
@@ -69,30 +65,47 @@ int sp_v2_int_attr(hid_t loc, const char *name, sp_schema_type type, int64_t val
  * skipped. */
 int sp_v2_meta_group(hid_t loc, const char *name, const sp_kvlist *l, const char *path);
 
-/* File access properties: the 1.8 format for new objects, the latest
- * allowed (SWMR parts, and copies of their datasets). swmr: the latest
- * format only (SWMR needs it). */
+/* File access properties: our driver (sp_v2_vfd), the 1.8 format for new
+ * objects, the latest allowed (SWMR parts, and copies of their datasets).
+ * swmr: the latest format only (SWMR needs it). */
 int sp_v2_fapl(bool swmr, const char *path, hid_t *out);
 
 /* Create file `name` exclusively (O_EXCL: fails if it exists, never
  * through a link), for path's messages. */
 int sp_v2_file_create(const char *name, hid_t fapl, const char *path, hid_t *out);
 
-/* Closing a file we write, also after a write error (a full disk, a file
- * size limit). libhdf5 1.10 left to close a file whose writes fail keeps
- * half-freed state that its exit handler then crashes on (SIGSEGV in
- * H5F__close_cb at exit(), measured). So once a write has failed, the
- * file's descriptor is pointed at /dev/null: what HDF5 still flushes goes
- * nowhere, the close frees everything, and the bytes on disk stay as the
- * last successful write left them (a reader drops a torn last block). */
+/* Writing on a full disk. libhdf5 1.10's paths for a failing write are
+ * not safe: a file or dataset whose flush fails at close stays
+ * half-destroyed, and HDF5's exit handler then crashes on it (SIGSEGV in
+ * H5F__close_cb) or cannot shut down ("infinite loop closing library",
+ * chunk buffers leaked); measured on full disks of 16 KiB to 8 MiB. So
+ * every file we write goes through our own file driver (sp_h5_vfd.c:
+ * POSIX I/O as HDF5's sec2) which never lets HDF5 see a write fail: at the
+ * first failing write the file is abandoned (nothing more is written or
+ * truncated; the bytes on disk stay as the last successful write left
+ * them, and a reader drops a torn last block), the errno is kept, and our
+ * code asks for it where it must know (each append, flush and close). */
 
-/* Point file's descriptor at /dev/null (after a write error, before
- * closing its objects: their closes flush too). */
+/* The driver (registered on first use); set by sp_v2_fapl. */
+hid_t sp_v2_vfd(void);
+
+/* Abandon file now (an error of ours; nothing more goes to disk). A file
+ * of another driver: nothing. */
 void sp_v2_file_abandon(hid_t file);
+
+/* The errno of the first failed write (or truncate) of file, or of the
+ * file that obj (a dataset, group) is in; 0: none, or another driver. */
+int sp_v2_file_write_error(hid_t file);
+int sp_v2_object_write_error(hid_t obj);
+
+/* The errno of a failed write of the last of our files this thread
+ * closed (0: none), and forget it. */
+int sp_v2_vfd_closed_error(void);
 
 /* Flush before closing; on failure abandon the file. Returns 0, or SP_EIO
  * with "cannot write 'path': closing 'name': reason" ("closing it" when
- * name is NULL). file < 0: 0. */
+ * name is NULL) when the flush, or any write of the file before, failed.
+ * file < 0: 0. */
 int sp_v2_file_flush(hid_t file, const char *path, const char *name);
 
 /* sp_v2_file_flush, then close. Returns 0, or SP_EIO as above when anything

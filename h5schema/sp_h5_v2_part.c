@@ -14,9 +14,11 @@
  * at PATH links to the part, so it always opens (SCHEMA.md).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sp_error.h"
@@ -47,6 +49,25 @@ char *sp_v2_part_path(const char *path, int32_t rank)
 static const sp_schema_v2_id sched_ids[SP_V2_SCHED_COLS] = {
     SP_SN2_V2_SCHED_TID, SP_SN2_V2_SCHED_T, SP_SN2_V2_SCHED_CPU, SP_SN2_V2_SCHED_WAIT,
     SP_SN2_V2_SCHED_NIVCSW};
+
+char *sp_v2_path_in_use_alternative(const char *path, long pid, int attempt)
+{
+    size_t n = strlen(path);
+    const char *slash = strrchr(path, '/');
+    size_t stem = n >= 3 && strcmp(path + n - 3, ".h5") == 0 &&
+                          (!slash || path + n - 3 > slash + 1)
+                      ? n - 3
+                      : n;
+    char tag[48];
+    if (attempt > 0)
+        snprintf(tag, sizeof tag, ".pid%ld-%d", pid, attempt);
+    else
+        snprintf(tag, sizeof tag, ".pid%ld", pid);
+    char *s = malloc(n + strlen(tag) + 1);
+    if (s)
+        snprintf(s, n + strlen(tag) + 1, "%.*s%s%s", (int)stem, path, tag, path + stem);
+    return s;
+}
 
 static void cols_close(sp_v2_part *p)
 {
@@ -83,7 +104,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
     hid_t rg = H5I_INVALID_HID, g = H5I_INVALID_HID;
     char name[64];
     snprintf(name, sizeof name, "%s%d", SP_NAME(RANK_GROUP), (int)s->rank);
-    H5TRY(rg = sp_v2_group(p->file, name, false), "cannot write '%s': cannot create /%s", path,
+    H5TRY(rg = sp__h5_group(p->file, name, false), "cannot write '%s': cannot create /%s", path,
           name);
     if ((rc = sp_v2_int_attr(rg, SP_NAME(RANK_RANK), SP_ST_I32, s->rank, path)) ||
         (rc = sp_v2_int_attr(rg, SP_NAME(RANK_CLOCK_OFFSET), SP_ST_I64, s->clock_offset_ns,
@@ -96,7 +117,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
                                path)))
         goto done;
     sp_v2_compress c = s->compress;
-#define TABLE(id) H5TRY(g = sp_v2_group(rg, SP_NAME2(id), false), "cannot write '%s'", path)
+#define TABLE(id) H5TRY(g = sp__h5_group(rg, SP_NAME2(id), false), "cannot write '%s'", path)
 #define ENDTABLE() (H5Gclose(g), g = H5I_INVALID_HID)
     TABLE(V2_CLOCK);
     if ((rc = sp_v2_col_create(g, SP_NAME2(V2_CLOCK_TICKS), SP_ST_I64, SP_V2_CHUNK_SMALL,
@@ -109,7 +130,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
     if ((rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &p->regions)))
         goto done;
     ENDTABLE();
-    H5TRY(g = sp_v2_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(THREADS), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_create(g, SP_NAME(THREAD_OS_TID), SP_ST_I64, SP_V2_CHUNK_SMALL,
                                SP_V2_COMPRESS_NONE, path, &p->thread_tid)) ||
         (rc = sp_v2_names_create(g, SP_V2_COMPRESS_NONE, path, &p->threads_names)))
@@ -133,7 +154,7 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
                                path, &p->region)))
         goto done;
     ENDTABLE();
-    H5TRY(g = sp_v2_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
+    H5TRY(g = sp__h5_group(rg, SP_NAME(DROPPED), false), "cannot write '%s'", path);
     if ((rc = sp_v2_col_create(g, SP_NAME(DROPPED_REGION), SP_ST_I32, SP_V2_CHUNK_SMALL,
                                SP_V2_COMPRESS_NONE, path, &p->drop_region)) ||
         (rc = sp_v2_col_create(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, SP_V2_CHUNK_SMALL,
@@ -157,12 +178,43 @@ done:
     return rc;
 }
 
-int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out)
+/* Take the run's lock on the part just created under tmp (file: its HDF5
+ * file, which must be the same file: nothing replaced the name since). */
+static int lock_part(hid_t file, const char *tmp, const char *part_path, int *fd_out)
+{
+    *fd_out = -1;
+    int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    int *hfd = NULL;
+    struct stat a, b;
+    if (fd < 0 || H5Fget_vfd_handle(file, H5P_DEFAULT, (void **)&hfd) < 0 || !hfd ||
+        fstat(fd, &a) != 0 || fstat(*hfd, &b) != 0 || a.st_dev != b.st_dev ||
+        a.st_ino != b.st_ino) {
+        if (fd >= 0)
+            close(fd);
+        return sp__error(SP_EIO, "cannot write '%s': '%s' changed while it was created",
+                         part_path, tmp);
+    }
+    if (sp_v2_claim_lock(fd) != 0) {
+        /* No locks on this file system: the part is written unprotected
+         * (another run on the same path may remove it, as before). */
+        close(fd);
+        return 0;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_part **out,
+                      sp_v2_claim *claim)
 {
     *out = NULL;
+    claim->fd = -1;
+    claim->busy = false;
     sp_v2_part *p = calloc(1, sizeof *p);
-    if (!p || !(p->path = strdup(part_path))) {
+    char *tmp = sp_v2_tmp_name(part_path);
+    if (!p || !tmp || !(p->path = strdup(part_path))) {
         free(p);
+        free(tmp);
         return sp__error(SP_ENOMEM, "cannot write '%s': out of memory", part_path);
     }
     invalidate(p);
@@ -170,15 +222,12 @@ int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_pa
     hid_t fapl = H5I_INVALID_HID;
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
-    /* A part left by an earlier, killed run of the same file goes; unlink
-     * removes a link itself, never its target. */
-    if (unlink(part_path) != 0 && errno != ENOENT) {
-        rc = sp__error(SP_EIO, "cannot write '%s': cannot remove the old '%s': %s", part_path,
-                       part_path, strerror(errno));
-        goto done;
-    }
+    /* Created whole under a temporary name (exclusively, never through a
+     * link), locked, then named (sp_h5_v2_claim.c): a part at its name is
+     * always either locked by its live run or stale. */
+    sp_v2_remove_stale_tmps(part_path); /* a death between creating and naming */
     if ((rc = sp_v2_fapl(true, part_path, &fapl)) ||
-        (rc = sp_v2_file_create(part_path, fapl, part_path, &p->file)))
+        (rc = sp_v2_file_create(tmp, fapl, part_path, &p->file)))
         goto done;
     if ((rc = sp_v2_int_attr(p->file, SP_NAME(ROOT_SCHEMA), SP_ST_I32, 2, part_path)) ||
         (rc = create_tables(p, s)))
@@ -188,20 +237,29 @@ int sp_v2_part_create(const char *part_path, const sp_v2_part_setup *s, sp_v2_pa
         goto done;
     H5TRY(H5Fstart_swmr_write(p->file), "cannot write '%s': cannot start SWMR writing",
           part_path);
+    if ((rc = sp_v2_file_flush(p->file, part_path, NULL)) || /* a full disk shows here */
+        (rc = lock_part(p->file, tmp, part_path, &claim->fd)))
+        goto done;
+    rc = sp_v2_claim_name(tmp, part_path, &claim->busy);
 done:
     if (fapl >= 0)
         H5Pclose(fapl);
     sp__h5_quiet_end(&quiet);
     if (rc) {
-        sp_v2_file_abandon(p->file); /* a full disk: nothing more to write */
+        sp_v2_file_abandon(p->file); /* nothing more to write */
         cols_close(p);
         if (p->file >= 0)
             H5Fclose(p->file);
-        unlink(part_path);
+        unlink(tmp); /* never part_path: it may be another run's */
+        if (claim->fd >= 0)
+            close(claim->fd);
+        claim->fd = -1;
         free(p->path);
         free(p);
+        free(tmp);
         return rc;
     }
+    free(tmp);
     *out = p;
     return 0;
 }
@@ -266,6 +324,9 @@ int sp_v2_part_flush(sp_v2_part *p, int64_t ticks, int64_t ns)
         (rc = sp_v2_col_append(&p->clock_ns, &ns, 1, p->path)))
         goto done;
     H5TRY(H5Fflush(p->file, H5F_SCOPE_LOCAL), "cannot write '%s': flushing", p->path);
+    int werr = sp_v2_file_write_error(p->file);
+    if (werr)
+        rc = sp__error(SP_EIO, "cannot write '%s': flushing: %s", p->path, strerror(werr));
 done:
     sp__h5_quiet_end(&quiet);
     return rc;
@@ -280,12 +341,12 @@ int sp_v2_part_close(sp_v2_part *p)
     int rc = 0;
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
-    /* Flush first: after a write error (a full disk) the file is abandoned
-     * before its datasets' closes try to write again (sp_h5_v2_io.h). */
+    /* Flush first: its failure (a full disk) is the one to report. */
     rc = sp_v2_file_flush(p->file, p->path, NULL);
     cols_close(p);
-    if (p->file >= 0 && H5Fclose(p->file) < 0 && rc == 0)
-        rc = sp__h5_error(SP_EIO, "cannot write '%s': closing it", p->path);
+    int crc = sp_v2_file_close(p->file, p->path, NULL);
+    if (rc == 0)
+        rc = crc;
     sp__h5_quiet_end(&quiet);
     free(p->path);
     free(p);

@@ -170,25 +170,6 @@ done:
     return rc;
 }
 
-static hid_t create_group(hid_t loc, const char *name, bool ordered_attrs)
-{
-    hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
-    if (gcpl < 0)
-        return H5I_INVALID_HID;
-    /* No modification times in object headers: the same run always gives
-     * the same bytes (golden files, diffs). Metadata keeps its insertion
-     * order (sp_kvlist is ordered). */
-    if (H5Pset_obj_track_times(gcpl, false) < 0 ||
-        (ordered_attrs &&
-         H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) < 0)) {
-        H5Pclose(gcpl);
-        return H5I_INVALID_HID;
-    }
-    hid_t g = H5Gcreate2(loc, name, H5P_DEFAULT, gcpl, H5P_DEFAULT);
-    H5Pclose(gcpl);
-    return g;
-}
-
 static int write_meta_group(const writer *w, hid_t loc, const char *name,
                             const sp_kvlist *l)
 {
@@ -196,7 +177,7 @@ static int write_meta_group(const writer *w, hid_t loc, const char *name,
     hid_t g = H5I_INVALID_HID;
     char where[256]; /* named first: naming clears HDF5's error stack */
     sp__h5_path(loc, name, where, sizeof where);
-    H5TRY(g = create_group(loc, name, true), "cannot write '%s': cannot create group %s",
+    H5TRY(g = sp__h5_group(loc, name, true), "cannot write '%s': cannot create group %s",
           w->path, where);
     for (size_t i = 0; i < l->n; i++)
         if ((rc = write_str_attr(w, g, l->items[i].key, l->items[i].value)) < 0)
@@ -282,7 +263,7 @@ done:
 static int open_table(const writer *w, hid_t loc, sp_schema_id group_id, hid_t *out)
 {
     char where[256];
-    *out = create_group(loc, sp__schema[group_id].name, false);
+    *out = sp__h5_group(loc, sp__schema[group_id].name, false);
     if (*out < 0)
         return sp__h5_error(SP_EIO, "cannot write '%s': cannot create group %s", w->path,
                             sp__h5_path(loc, sp__schema[group_id].name, where, sizeof where));
@@ -444,7 +425,7 @@ static int write_rank(const writer *w, hid_t file, const sp_run *run, size_t r)
     hid_t g = H5I_INVALID_HID;
     char name[64];
     snprintf(name, sizeof name, "%s%zu", SP_NAME(RANK_GROUP), r);
-    H5TRY(g = create_group(file, name, false), "cannot write '%s': cannot create group /%s",
+    H5TRY(g = sp__h5_group(file, name, false), "cannot write '%s': cannot create group /%s",
           w->path, name);
     if ((rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_RANK, rk->rank)) < 0 ||
         (rc = sp__h5_write_int_attr(w->path, g, SP_SN_RANK_CLOCK_OFFSET,
@@ -497,6 +478,8 @@ int sp__h5_file_access(const char *path, hid_t *out)
     int rc = 0;
     hid_t fapl = H5I_INVALID_HID;
     H5TRY(fapl = H5Pcreate(H5P_FILE_ACCESS), "cannot write '%s'", path);
+    /* Our driver: a file whose write failed is closed safely (sp_h5_vfd.c). */
+    H5TRY(H5Pset_driver(fapl, sp_v2_vfd(), NULL), "cannot write '%s': file driver", path);
     /* The 1.8 file format: readable by every HDF5 since 1.8 (h5py too), and
      * it stores many attributes densely instead of failing past 64 KiB of
      * metadata in one object header. */

@@ -157,8 +157,9 @@ void sp_options_init(sp_options *o);
  * at file_path is a valid run: every flush_interval / 2 the writer also
  * writes the events of chunks still being filled and flushes, so after a
  * SIGKILL the file holds every call that ended at least flush_interval
- * before the kill (h5schema/SCHEMA.md, "Reading a run that is recording or
- * was killed"). sp_finalize() turns it into one finished file. When the
+ * (plus the writer's lag under load, bounded: README "How it records")
+ * before the kill, however fast threads record (h5schema/SCHEMA.md, "A run
+ * while it records, and after a kill"). sp_finalize() turns it into one finished file. When the
  * writer cannot keep up (every chunk in use): SP_FULL_BLOCK waits for it,
  * SP_FULL_DROP counts new calls as dropped instead (calls already recorded
  * keep their ends). With deactivate_file_output everything stays in memory
@@ -215,10 +216,17 @@ void sp_options_init(sp_options *o);
  * With file output, the file at file_path is created at once (an older file
  * there is replaced) and holds the run as it records; if it cannot be
  * created, sp_setup still succeeds, the calls are kept in memory, and
- * sp_finalize() tries again and reports. A background writer thread
+ * sp_finalize() tries again and reports. One run per path: when another
+ * run that is still running (another process, a fork child, another MPI
+ * job) records to file_path, this run writes "<stem>.pid<pid>.h5" instead
+ * (file_path "<stem>.h5"; under MPI rank 0's pid, for every rank) and says
+ * so in the metadata key path_in_use and in sp_finalize(verbose)'s
+ * warnings; the run's results (sp_finalize) name the file in source_path.
+ * Parts of file_path that dead runs left (a SIGKILL, an MPI_Abort) are
+ * removed here, never a live run's. A background writer thread
  * ("sp-writer", every signal blocked) runs until sp_finalize(); after fork()
  * the child records nothing and its sp_finalize() returns SP_ESTATE without
- * touching the parent's files.
+ * touching the parent's files (a child's own sp_setup starts its own run).
  *
  * Calling it again ends the current session (its data and its files are
  * discarded unless sp_finalize() ran) and starts a new one; region handles
@@ -226,6 +234,8 @@ void sp_options_init(sp_options *o);
  * left running): a call they have open when the old session ends is lost
  * with it, never a crash; their next calls record in the new session
  * (tests/recorder/test_race_finalize.c, also under ThreadSanitizer).
+ * Threads may call sp_setup() and sp_finalize() at the same time: one runs
+ * at a time, each as if called alone (tests/recorder/test_setup_threads.c).
  * Returns 0, SP_EINVAL for a bad option or environment value, SP_ENOTSUP for
  * a mode this build or machine cannot record, SP_ENOMEM, SP_EIO (the writer
  * thread could not start).
@@ -347,7 +357,8 @@ typedef struct sp_run_region sp_run_region; /* one region's statistics in a run 
  * <name>.rank<N>.h5, each with the metadata key `mpi_misuse` saying why
  * (verbose: rank 0 prints it once); libscope_profiler_mpi writes one file.
  * Temporaries of file_path left by a run killed during finalize (its
- * process gone) are removed; the parts of a killed streamed run are kept.
+ * process gone) are removed; the parts of a killed streamed run are kept
+ * until the next sp_setup() on the same path removes them.
  */
 int sp_finalize(bool verbose, sp_run **results);
 

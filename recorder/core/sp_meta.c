@@ -50,6 +50,7 @@ static const char *const reserved[] = {
     "num_threads", "omp_num_threads", "mpi_size", "pid", "platform",
     "mpi_writer", /* set under MPI (sp_mpi_session.c) */
     "mpi_misuse", /* the serial library under mpirun (sp_mpi_launcher.c) */
+    "path_in_use", /* file_path was another live run's (sp_stream_files.c) */
 };
 static const char *const reserved_prefix[] = {"slurm_", "clock_"};
 
@@ -228,6 +229,8 @@ static int fill(sp_run *run, size_t num_threads, bool at_setup)
     const char *misuse = sp__mpi_misuse_note(NULL);
     if (misuse)
         SET(m, "mpi_misuse", misuse);
+    if (sp__sess.path_note[0])
+        SET(m, "path_in_use", sp__sess.path_note);
     snprintf(buf, sizeof buf, "%ld", (long)getpid());
     SET(m, "pid", buf);
     SET(&run->ranks[0].meta, "pid", buf);

@@ -113,6 +113,10 @@ void sp__threads_reset(void);
  * ones (n < 0: never fail, the default), as if memory ran out. */
 void sp__test_fail_alloc_after(long n);
 
+/* Tests: hold the writer's soft limit on chunks in use (sp_stream.h) at n
+ * at most (0: no cap, the default), as a very slow writer would set it. */
+void sp__test_soft_limit_cap(size_t n);
+
 /* ---- recording paths ---- */
 
 /* The begin/end pair of one recording mode: sp_region_begin/end jump through
@@ -179,6 +183,8 @@ typedef struct sp__session {
     int compress;
     sp__clock_calib calib; /* start point set at setup, end at finalize */
     char timestamp[48];    /* ISO 8601 local time of setup */
+    char path_note[1024];  /* "" or why file_path is not the path asked for
+                              (in use by another run): metadata path_in_use */
 } sp__session;
 
 extern sp__session sp__sess;

@@ -5,9 +5,13 @@
  * (recorder/stream), turn what it streamed into the finished file or the
  * in-memory run, summarise it, hand it back.
  *
- * Locks: sp__lock guards the session; the writer's consumer lock comes
- * first when both are needed (sp_stream_consume.h), so the writer is
- * started, stopped and read here without sp__lock held.
+ * Locks: session_lock makes sp_setup() and sp_finalize() one at a time
+ * (threads may call them at once: the header promises it, issue 22 found a
+ * use-after-free of the file path when two setups interleaved); sp__lock
+ * guards the session's fields against the recording threads; the writer's
+ * consumer lock comes before sp__lock when both are needed
+ * (sp_stream_consume.h), so the writer is started, stopped and read here
+ * without sp__lock held. Order: session_lock, consumer lock, sp__lock.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +29,10 @@
 #include "sp_stream.h"
 
 sp__session sp__sess;
+
+/* Held for the whole of sp_setup() and sp_finalize() (never by a
+ * recording thread, never around a region call). */
+static pthread_mutex_t session_lock = PTHREAD_MUTEX_INITIALIZER;
 
 sp_region_kind sp__current_kind(void)
 {
@@ -51,6 +59,9 @@ static void before_fork(void) { sp__stream_fork_prepare(); }
 static void after_fork_parent(void) { sp__stream_fork_parent(); }
 static void after_fork_child(void)
 {
+    /* Another thread of the parent may have held it across fork(): that
+     * thread does not exist here. */
+    pthread_mutex_init(&session_lock, NULL);
     sp__stream_fork_child();
     if (sp__sess.active) {
         sp__sess.forked = true;
@@ -74,6 +85,7 @@ static void end_session_locked(void)
     sp_kvlist_free(&sp__user_meta);
     free(sp__sess.file_path);
     sp__sess.file_path = NULL;
+    sp__sess.path_note[0] = '\0';
     sp__sess.active = false;
     sp__sess.forked = false;
 }
@@ -89,9 +101,8 @@ static sp_run *setup_meta(void)
     return m;
 }
 
-int sp_setup(const sp_options *o)
+static int setup_locked(const sp_options *o)
 {
-    pthread_once(&fork_once, install_fork_handlers);
     sp__config cfg;
     int rc = sp__config_resolve(o, &cfg); /* nothing changes when it fails */
     if (rc != 0)
@@ -148,6 +159,7 @@ int sp_setup(const sp_options *o)
     sp__sess.flush_interval_ns = cfg.flush_interval_ns;
     sp__sess.when_full = cfg.when_full;
     sp__sess.compress = cfg.compress;
+    sp__sess.path_note[0] = '\0';
     iso_now(sp__sess.timestamp, sizeof sp__sess.timestamp);
     sp__clock_calib_start(&sp__sess.calib, cfg.clock);
     sp__pool_configure(cfg.memory_limit / SP__CHUNK_BYTES, cfg.when_full == SP_FULL_BLOCK);
@@ -176,10 +188,24 @@ int sp_setup(const sp_options *o)
     sp_run_free(meta);
 
     pthread_mutex_lock(&sp__lock);
+    if (ws.path_used) { /* the path was in use by another live run */
+        free(sp__sess.file_path);
+        sp__sess.file_path = ws.path_used;
+        snprintf(sp__sess.path_note, sizeof sp__sess.path_note, "%s", ws.path_note);
+    }
     sp__sess.active = true; /* even when the writer failed: finalize ends it */
     if (rc == 0)
         sp__set_ops(sp__modes_activate(&plan, ops)); /* ops itself without modes */
     pthread_mutex_unlock(&sp__lock);
+    return rc;
+}
+
+int sp_setup(const sp_options *o)
+{
+    pthread_once(&fork_once, install_fork_handlers);
+    pthread_mutex_lock(&session_lock);
+    int rc = setup_locked(o);
+    pthread_mutex_unlock(&session_lock);
     return rc;
 }
 
@@ -263,10 +289,8 @@ static sp_run *read_back(const char *path)
     return run;
 }
 
-int sp_finalize(bool verbose, sp_run **results)
+static int finalize_locked(bool verbose, sp_run **results)
 {
-    if (results)
-        *results = NULL;
     pthread_mutex_lock(&sp__lock);
     if (!sp__sess.active) {
         pthread_mutex_unlock(&sp__lock);
@@ -295,6 +319,8 @@ int sp_finalize(bool verbose, sp_run **results)
     size_t buffer_limit = sp__sess.buffer_limit;
     char *path = file_output ? sp__sess.file_path : NULL;
     sp__sess.file_path = NULL;
+    char path_note[sizeof sp__sess.path_note];
+    snprintf(path_note, sizeof path_note, "%s", sp__sess.path_note);
     pthread_mutex_unlock(&sp__lock);
 
     /* The writer consumes everything, closes open calls, flushes the part. */
@@ -383,6 +409,8 @@ int sp_finalize(bool verbose, sp_run **results)
         const char *misuse = sp__mpi_misuse_note(&mrank);
         if (misuse && mrank == 0) /* announced once, by rank 0 */
             printf("scope-profiler: warning: %s\n", misuse);
+        if (path_note[0])
+            printf("scope-profiler: warning: %s\n", path_note);
         if (wrc)
             printf("scope-profiler: warning: %s\n", werr);
     }
@@ -407,4 +435,14 @@ int sp_finalize(bool verbose, sp_run **results)
     if (*unbalanced)
         return sp__error(SP_EUNBALANCED, "sp_finalize: %s", unbalanced);
     return 0;
+}
+
+int sp_finalize(bool verbose, sp_run **results)
+{
+    if (results)
+        *results = NULL;
+    pthread_mutex_lock(&session_lock);
+    int rc = finalize_locked(verbose, results);
+    pthread_mutex_unlock(&session_lock);
+    return rc;
 }

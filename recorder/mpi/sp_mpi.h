@@ -76,6 +76,15 @@ int sp__mpi_finalize(sp_run **run, const char *path, bool *verbose, bool want_me
  */
 void sp__mpi_place(int32_t *rank, size_t *size, int64_t *offset_ns, int64_t *err_ns);
 
+/*
+ * The file path of the job as rank 0 has it: when MPI was initialised at
+ * sp_setup, rank 0's *path is broadcast and replaces the others' (collective:
+ * every rank calls it at the same point of sp_setup; rank 0 picked another
+ * name when its path was in use by another live run). Otherwise (the serial
+ * library; sp_setup before MPI_Init) nothing changes. 0, SP_ENOMEM, SP_EIO.
+ */
+int sp__mpi_share_path(char **path);
+
 struct sp_v2_events;
 
 /*

@@ -32,6 +32,7 @@
 #include "sp_recorder.h"
 
 #define TAG_TOKEN 0x5350 /* "SP" */
+#define SP__MPI_PATH_MAX 4200 /* a path broadcast between ranks */
 
 static bool env_long(const char *name, long *out)
 {
@@ -72,6 +73,33 @@ void sp__mpi_place(int32_t *rank, size_t *size, int64_t *offset_ns, int64_t *err
             return;
         }
     }
+}
+
+/* Rank 0's path, to every rank (a fixed buffer: every rank takes part in
+ * the broadcast whatever happens to it). Empty: rank 0 has none. */
+static int bcast_path(MPI_Comm comm, int me, char **s)
+{
+    char buf[SP__MPI_PATH_MAX];
+    memset(buf, 0, sizeof buf);
+    if (me == 0 && *s && strlen(*s) < sizeof buf)
+        strcpy(buf, *s);
+    if (PMPI_Bcast(buf, (int)sizeof buf, MPI_CHAR, 0, comm) != MPI_SUCCESS)
+        return sp__error(SP_EIO, "MPI_Bcast of the file name failed");
+    if (me == 0 || !buf[0])
+        return 0;
+    char *p = strdup(buf);
+    if (!p)
+        return sp__error(SP_ENOMEM, "sp_setup: out of memory");
+    free(*s);
+    *s = p;
+    return 0;
+}
+
+int sp__mpi_share_path(char **path)
+{
+    if (!sp__mpi.at_setup || !sp__mpi.have_comm)
+        return 0; /* before MPI_Init: each rank keeps its own */
+    return bcast_path(sp__mpi.comm, sp__mpi.rank, path);
 }
 
 /* Ranks but 0 keep only their own calls of the run read back. */
@@ -123,7 +151,7 @@ int sp__mpi_finalize_stream(sp_run **run, const char *path, const char *part_pat
         return rc;
 
     /* One unpredictable temporary name for all (rank 0's). */
-    char tmp[4200] = "";
+    char tmp[SP__MPI_PATH_MAX] = "";
     if (me == 0) {
         sp_v2_remove_stale_tmps(path); /* left by an earlier run killed here */
         char *t = sp_v2_tmp_name(path);
@@ -159,17 +187,23 @@ int sp__mpi_finalize_stream(sp_run **run, const char *path, const char *part_pat
     if (part_path)
         unlink(part_path); /* its events are in the finished file now */
 
-    if (want_merged) {
-        sp_run *back = sp_h5_read(path, NULL);
+    /* The file rank 0 published (a rank that set up before MPI_Init may
+     * have had another path: rank 0 took another name when its path was
+     * in use by another run). */
+    char *published = strdup(path);
+    int brc = bcast_path(comm, me, &published);
+    if (want_merged && brc == 0 && published) {
+        sp_run *back = sp_h5_read(published, NULL);
         if (back) {
             if (me != 0)
                 keep_only(back, me);
             if (!back->source_path)
-                back->source_path = strdup(path);
+                back->source_path = strdup(published);
             sp_run_free(*run);
             *run = back;
         }
     }
+    free(published);
     return 0;
 }
 

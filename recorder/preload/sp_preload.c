@@ -122,6 +122,11 @@ static void finish(void)
         fprintf(stderr, "scope-profiler run: %s\n", sp_last_error());
     if (run && !quiet) {
         sp__modes_print_warnings(stderr);
+        /* The output path was another live run's: this run's file is
+         * another (the summary's header names it). */
+        const char *moved = sp_kvlist_get(&run->meta, "path_in_use");
+        if (moved)
+            fprintf(stderr, "scope-profiler run: warning: %s\n", moved);
         sp_print_summary(run, run->source_path, stderr);
     }
     sp_run_free(run);

@@ -26,6 +26,8 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t freed = PTHREAD_COND_INITIALIZER;
 static sp__chunk *free_list;
 static size_t in_use, created, max_chunks;
+static size_t soft_chunks; /* the writer's limit for its flush promise (0: none) */
+static size_t soft_cap;    /* tests: the soft limit's largest value (0: none) */
 static bool may_block;
 static int waiters;
 static long fail_after = -1; /* tests: requests that still succeed */
@@ -44,6 +46,7 @@ void sp__pool_configure(size_t max, bool block)
 {
     pthread_mutex_lock(&lock);
     max_chunks = max;
+    soft_chunks = soft_cap;
     may_block = block;
     epoch++;
     in_use = 0;
@@ -77,7 +80,44 @@ static bool add_slab(void)
     return true;
 }
 
-static bool limit_reached(void) { return max_chunks && in_use >= max_chunks; }
+/* The chunks that may be in use now (0: no limit; lock held). */
+static size_t limit(void)
+{
+    return soft_chunks && (!max_chunks || soft_chunks < max_chunks) ? soft_chunks : max_chunks;
+}
+
+static bool hard_limit_reached(void) { return max_chunks && in_use >= max_chunks; }
+
+/* The soft limit binds a thread that may wait (SP_FULL_BLOCK), once per
+ * chunk and for one wait at most: every chunk in use may be a thread's
+ * current one (threads that all need a fresh chunk at once, none of them
+ * full yet: the writer could free none), so it never blocks for good; and
+ * it never makes the drop policy drop calls (only the session's limit
+ * does). */
+static bool soft_limit_reached(bool block)
+{
+    return block && may_block && soft_chunks && in_use >= soft_chunks;
+}
+
+void sp__test_soft_limit_cap(size_t n)
+{
+    pthread_mutex_lock(&lock);
+    soft_cap = n;
+    soft_chunks = n;
+    pthread_mutex_unlock(&lock);
+}
+
+void sp__pool_soft_limit(size_t n)
+{
+    pthread_mutex_lock(&lock);
+    if (soft_cap && (!n || n > soft_cap))
+        n = soft_cap;
+    bool raised = !n || (soft_chunks && n > soft_chunks);
+    soft_chunks = n;
+    if (raised && waiters)
+        pthread_cond_broadcast(&freed);
+    pthread_mutex_unlock(&lock);
+}
 
 sp__chunk *sp__pool_get(bool block)
 {
@@ -85,12 +125,18 @@ sp__chunk *sp__pool_get(bool block)
     pthread_mutex_lock(&lock);
     if (fail_after == 0)
         goto done;
-    while (limit_reached()) {
+    for (bool soft_waited = false;;) {
+        bool hard = hard_limit_reached();
+        if (!hard && (soft_waited || !soft_limit_reached(block)))
+            break;
         /* The writer gives chunks back as it writes them; without a writer
          * (or under the drop policy) nobody would. */
         void (*wake)(void) = __atomic_load_n(&sp__pool_wake, __ATOMIC_ACQUIRE);
-        if (!block || !may_block || !wake)
-            goto done;
+        if (!block || !may_block || !wake) {
+            if (hard)
+                goto done;
+            break;
+        }
         waiters++;
         pthread_mutex_unlock(&lock);
         wake();
@@ -102,9 +148,10 @@ sp__chunk *sp__pool_get(bool block)
             ts.tv_sec++;
             ts.tv_nsec -= 1000000000;
         }
-        if (limit_reached())
+        if (hard_limit_reached() || soft_limit_reached(block))
             pthread_cond_timedwait(&freed, &lock, &ts);
         waiters--;
+        soft_waited = !hard;
     }
     if (!free_list && !add_slab())
         goto done;
@@ -118,7 +165,7 @@ sp__chunk *sp__pool_get(bool block)
     if (fail_after > 0)
         fail_after--;
     /* Past half the limit: ask the writer not to wait for its next poll. */
-    bool low = max_chunks && 2 * in_use > max_chunks;
+    bool low = limit() && 2 * in_use > limit();
     void (*wake)(void) = __atomic_load_n(&sp__pool_wake, __ATOMIC_ACQUIRE);
     pthread_mutex_unlock(&lock);
     if (low && wake)

@@ -70,6 +70,14 @@ typedef enum sp__full_policy { SP__FULL_BLOCK, SP__FULL_DROP } sp__full_policy;
  * them back on their next event) no longer count as in use. */
 void sp__pool_configure(size_t max_chunks, bool may_block);
 
+/* The writer's own limit on chunks in use (0: none), below the session's:
+ * about what it can write in a quarter of the flush interval, so what
+ * waits for it never delays a flush by more (sp_stream_writer.c). Under
+ * SP_FULL_BLOCK a thread past it waits for the writer to give a chunk
+ * back, 20 ms at most per chunk (never for good: all chunks in use may be
+ * threads' current ones); under SP_FULL_DROP it does not apply. */
+void sp__pool_soft_limit(size_t n);
+
 /* A chunk for the calling thread, or NULL: the limit is reached and the
  * policy is drop (or nobody could free a chunk), or memory ran out.
  * Blocking waits for sp__pool_put() (the writer), signalling the writer. */
@@ -129,7 +137,7 @@ typedef struct sp__writer_setup {
     const char *path;            /* the run's file; NULL: keep everything in memory */
     int32_t rank;                /* this process's rank (0 without MPI) */
     size_t nranks;
-    const sp_kvlist *main_meta;  /* not NULL: write the main file (rank 0) */
+    sp_kvlist *main_meta;        /* not NULL: write the main file (rank 0) */
     const sp_kvlist *rank_meta;  /* per-rank facts for the part */
     int64_t clock_offset_ns, clock_offset_err_ns;
     sp__clock_source clock;
@@ -137,14 +145,21 @@ typedef struct sp__writer_setup {
     int64_t flush_interval_ns;
     sp_v2_compress compress;
     size_t buffer_limit;         /* for the seed's capacity (sp_region_capacity) */
+    /* Set by sp__writer_start when path was in use by another live run:
+     * the file this run writes instead (malloc'ed; the caller frees it),
+     * and why (the metadata key path_in_use; finalize's warning). */
+    char *path_used;
+    char path_note[1024];
 } sp__writer_setup;
 
 /* Start the writer for a new session (sp__lock not held): resets the
- * consumer, creates the files (main file, part) unless s->path is NULL,
- * and starts the thread. A file that cannot be created is not fatal: the
- * session keeps its events in memory and sp_finalize tries again (and
- * reports). 0, SP_ENOMEM, SP_EIO (no thread). */
-int sp__writer_start(const sp__writer_setup *s);
+ * consumer, creates the files (this rank's part, claimed; the main file on
+ * rank 0; another name when the path is in use: s->path_used) unless
+ * s->path is NULL, and starts the thread. Under MPI set up at sp_setup it
+ * is collective (rank 0's path is shared). A file that cannot be created
+ * is not fatal: the session keeps its events in memory and sp_finalize
+ * tries again (and reports). 0, SP_ENOMEM, SP_EIO (no thread). */
+int sp__writer_start(sp__writer_setup *s);
 
 /* Stop the writer at the end of a session: consume every event, close
  * calls still open at close_ticks, append and flush with the calibration's

@@ -12,6 +12,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp_stream_consume.h"
 
@@ -243,23 +244,26 @@ static void process(sp__tstate *ts, sp__cthread *ct, const sp__chunk *c, uint32_
     ct->last = last;
 }
 
-/* Read thread ts as far as it published (partial) or as its full chunks go. */
-static void consume_thread(sp__tstate *ts, bool partial)
+/* Read thread ts as far as it published (partial) or as its full chunks
+ * go, within the pass's limits. Returns true when a limit (chunks per
+ * thread, the deadline) stopped it with full chunks left to read. */
+static bool consume_thread(sp__tstate *ts, const sp__cons_pass *p)
 {
     sp__cthread *ct = cthread(ts);
     if (!ct) {
         note_error(SP_ENOMEM, "out of memory consuming events");
-        return;
+        return false;
     }
+    uint32_t chunks = 0;
     while (!ct->retired) {
         sp__chunk *c = ct->rchunk;
         if (!c) {
             /* A state its owner has not yet started over for this session
              * (its chunk holds an earlier session's events): nothing yet. */
             if (__atomic_load_n(&ts->gen, __ATOMIC_ACQUIRE) != sp__cons.gen)
-                return;
+                return false;
             if (!(c = __atomic_load_n(&ts->first, __ATOMIC_ACQUIRE)))
-                return;
+                return false;
             ct->rchunk = c;
             ct->rpos = 0;
         }
@@ -269,8 +273,8 @@ static void consume_thread(sp__tstate *ts, bool partial)
             end = c->final_n;
         } else {
             bool exited = __atomic_load_n(&ts->exited, __ATOMIC_ACQUIRE);
-            if (!partial && !exited)
-                return;
+            if (!p->partial && !exited)
+                return false;
             end = __atomic_load_n(&ts->n, __ATOMIC_ACQUIRE);
             /* The count may already be the next chunk's: then c is full. */
             if (__atomic_load_n(&c->full, __ATOMIC_ACQUIRE)) {
@@ -286,28 +290,50 @@ static void consume_thread(sp__tstate *ts, bool partial)
             process(ts, ct, c, ct->rpos, end);
         ct->rpos = end > ct->rpos ? end : ct->rpos;
         if (!done)
-            return;
+            return false;
+        /* Recorded at or after the pass's instant: the rest of the thread
+         * is newer still (a flush takes what came before it, no more). */
+        bool newer = p->until_ticks && full && end > 0 && c->t[end - 1] >= p->until_ticks;
         sp__chunk *next = full ? c->next : NULL;
         if (!full) { /* an exited thread's last chunk */
             ct->retired = true;
             ts->chunk = NULL;
         }
         sp__pool_put(c);
+        sp__cons.chunks_read++;
         ct->rchunk = next;
         ct->rpos = 0;
         /* Write as it goes: the batch stays a few MiB however far behind
          * the writer is (a memory-only session keeps everything). */
         if (!sp__cons.memory && sp__cons.batch.n >= SP__BATCH_EVENTS)
             sp__cons_write(false, 0, 0);
-        if (!next)
-            return;
+        if (!next || newer)
+            return false;
+        /* Bounded work: one busy thread never keeps the writer from the
+         * other threads or from its next flush (issue 22). */
+        if ((p->max_chunks && ++chunks >= p->max_chunks) ||
+            (p->deadline_ns && sp__mono_ns() >= p->deadline_ns))
+            return true;
     }
+    return false;
 }
 
-void sp__cons_consume_all(bool partial)
+bool sp__cons_consume(const sp__cons_pass *p)
 {
-    for (sp__tstate *ts = sp__threads_first(); ts; ts = __atomic_load_n(&ts->next, __ATOMIC_ACQUIRE))
-        consume_thread(ts, partial);
+    bool more = false;
+    for (sp__tstate *ts = sp__threads_first(); ts;
+         ts = __atomic_load_n(&ts->next, __ATOMIC_ACQUIRE)) {
+        more |= consume_thread(ts, p);
+        if (more && p->deadline_ns && sp__mono_ns() >= p->deadline_ns)
+            return true;
+    }
+    return more;
+}
+
+void sp__cons_catch_up(void)
+{
+    sp__cons_pass p = {.partial = true, .until_ticks = sp__clock_ticks(sp__cons.clock)};
+    sp__cons_consume(&p);
 }
 
 void sp__cons_collect_drops(void)
@@ -388,6 +414,8 @@ void sp__cons_reset(void)
     sp_v2_events_free(&sp__cons.batch);
     free(sp__cons.path);
     free(sp__cons.part_path);
+    if (sp__cons.claimed)
+        close(sp__cons.claim_fd); /* the part is gone, or the run over: stale now */
     pthread_mutex_t lock = sp__cons.lock;
     memset(&sp__cons, 0, sizeof sp__cons);
     sp__cons.lock = lock;

@@ -39,6 +39,9 @@ typedef struct sp__consumer {
     char *path;                /* the run's file (NULL: memory only) */
     char *part_path;
     sp_v2_part *part;
+    bool part_owned;           /* part_path is this run's (created and claimed) */
+    bool claimed;              /* claim_fd holds the run's lock on it, until reset */
+    int claim_fd;
     bool main_created;         /* this process wrote the main file */
     int err;                   /* first write error (0: none) */
     char errmsg[512];
@@ -47,18 +50,38 @@ typedef struct sp__consumer {
     sp_v2_compress compress;   /* of the event tables */
     size_t buffer_limit;       /* the session's, for the seed's capacity */
     sp__balance bal;           /* misuse seen while consuming */
+    uint64_t chunks_read;      /* chunks consumed and given back (the writer's rate) */
     sp__clock_source clock;
 } sp__consumer;
 
 extern sp__consumer sp__cons;
 
-/* Events of a batch worth appending without waiting for a flush: four
- * HDF5 chunks of the event columns (2 MiB of each column). */
-#define SP__BATCH_EVENTS ((size_t)1 << 18)
+/* Events of a batch worth appending without waiting for a flush: one
+ * HDF5 chunk of the event columns (256 KiB of each column). Encoded
+ * events wait for the writer too: kept small, they never delay a flush
+ * much (a larger batch saved nothing measurable). */
+#define SP__BATCH_EVENTS ((size_t)1 << 16)
 
-/* Consume every thread's published events; partial: also those of chunks
- * still being filled (else full chunks only). Lock held. */
-void sp__cons_consume_all(bool partial);
+/* What one pass of the consumer reads. Every pass is bounded: a thread
+ * recording flat out publishes chunks as fast as they are read, so "read
+ * until nothing is left" might never end (issue 22: the writer never got
+ * to its flush). */
+typedef struct sp__cons_pass {
+    bool partial;         /* also the events of chunks still being filled */
+    uint32_t max_chunks;  /* full chunks per thread at most (0: no limit) */
+    int64_t until_ticks;  /* a thread's chunks after the first one ending at
+                             or after this tick are left (0: no limit) */
+    int64_t deadline_ns;  /* CLOCK_MONOTONIC: stop once past it (0: none) */
+} sp__cons_pass;
+
+/* One pass over every thread (lock held). Returns true when a limit
+ * (max_chunks, deadline) left full chunks unread. */
+bool sp__cons_consume(const sp__cons_pass *p);
+
+/* Every event published before now, chunks still being filled included,
+ * and nothing newer (queries, flushes; lock held). Its work is bounded by
+ * what was published: at most the pool's chunks. */
+void sp__cons_catch_up(void);
 
 /* Update the rows' drop counts from the regions' counters (takes
  * sp__lock). Lock held. */
@@ -72,7 +95,8 @@ void sp__cons_close_open(int64_t close_ticks);
  * memory-only session. Lock held. */
 void sp__cons_write(bool flush, int64_t ticks, int64_t ns);
 
-/* Forget every session state (lock held). */
+/* Forget every session state (lock held); the part's claim goes last
+ * (finalize or a discard removed the part before). */
 void sp__cons_reset(void);
 
 /* The threads' CPU scheduling samples (sp_stream_sched.c), lock held:
@@ -84,6 +108,13 @@ void sp__sched_reset(void);
 void sp__sched_sample_self(void);
 void sp__sched_poll(bool all);
 void sp__sched_write(void);
+
+/* The run's files at setup (sp_stream_files.c): this rank's part, claimed,
+ * another name when the path is in use (s->path_used, s->path_note), the
+ * file at the path on rank 0 (s->main_meta gains path_in_use then), stale
+ * parts of dead runs removed. A file that cannot be written leaves the
+ * session in memory (err set). 0 or SP_ENOMEM. Lock held. */
+int sp__cons_open_files(sp__writer_setup *s);
 
 #pragma GCC visibility pop
 

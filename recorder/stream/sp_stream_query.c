@@ -29,7 +29,7 @@ void sp__stream_region_counts(uint32_t id, size_t buffer_limit, uint64_t *calls,
     *capacity = 0;
     pthread_mutex_lock(&sp__cons.lock);
     if (sp__cons.active)
-        sp__cons_consume_all(true);
+        sp__cons_catch_up();
     int32_t row = id < sp__cons.row_of_cap ? sp__cons.row_of_id[id] - 1 : -1;
     if (row >= 0) {
         *calls = sp__cons.row_calls[row];
@@ -77,7 +77,7 @@ size_t sp__stream_durations(uint32_t id, const sp__clock_calib *calib, int64_t *
     size_t k = 0;
     pthread_mutex_lock(&sp__cons.lock);
     if (sp__cons.active)
-        sp__cons_consume_all(true);
+        sp__cons_catch_up();
     int32_t row = id < sp__cons.row_of_cap ? sp__cons.row_of_id[id] - 1 : -1;
     const sp_v2_events *e = &sp__cons.batch;
     thread_calls *tc = row >= 0 ? calloc(sp__cons.nthreads + 1, sizeof *tc) : NULL;

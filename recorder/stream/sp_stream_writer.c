@@ -3,13 +3,20 @@
  * sp_stream_writer.c - the writer thread and the run's files while it
  * records.
  *
- * The thread sleeps until its next poll (SP__POLL_MS) or until a recording
- * thread wakes it (the pool is past half its limit, or a thread waits for
- * a chunk): recording threads never make a system call to wake it on the
- * hot path, only in the rare slow path. Each poll consumes the full chunks
- * (and gives them back); every half flush interval it also consumes the
- * chunks still being filled and flushes the part, so a call that ended one
- * flush interval before a kill is on disk.
+ * The thread sleeps until its next poll (SP__POLL_MS), its next flush, or
+ * until a recording thread wakes it (the pool is past half its limit, or a
+ * thread waits for a chunk): recording threads never make a system call to
+ * wake it on the hot path, only in the rare slow path. Each pass consumes
+ * full chunks (and gives them back), at most SP__PASS_CHUNKS per thread
+ * and never past the time of the next flush; passes follow each other
+ * without sleeping while work is left. Every half flush interval it
+ * consumes everything published before that instant (chunks still being
+ * filled too, but nothing newer: a thread recording flat out cannot keep
+ * it from finishing) and flushes the part, so a call that ended one flush
+ * interval before a kill is on disk. Finalize drains what is left with
+ * the same cadence. What waits for the writer is kept to what it writes
+ * in a quarter of the flush interval (the pool's soft limit, from its
+ * measured pace), so a flush never has more to catch up on than that.
  *
  * The thread blocks every signal: the program's handlers (and the
  * samplers' SIGPROF) run on the program's threads, never on this one.
@@ -26,6 +33,9 @@
 #include "sp_stream_consume.h"
 
 #define SP__POLL_MS 10 /* between two looks at the threads' chunks */
+/* Full chunks a pass reads of one thread (~43,000 events, well under a
+ * millisecond) before it looks at the others and at the clock. */
+#define SP__PASS_CHUNKS 8
 
 static pthread_t writer;
 static bool running;
@@ -121,6 +131,70 @@ done:
 
 /* ---------------------------------------------------------------- the thread */
 
+/* Flush the part with clock point `at`, after consuming everything
+ * published before now (catch_up) or only what was consumed already (lock
+ * held). Catching up is bounded by what was published when it began (the
+ * pool's chunks at most), however fast threads record. */
+static void flush_now(sp__clock_point at, bool catch_up)
+{
+    if (catch_up)
+        sp__cons_catch_up();
+    sp__cons_collect_drops();
+    sp__sched_poll(true); /* every thread at a flush */
+    sp__sched_write();
+    sp__cons_write(true, at.ticks, at.ns);
+}
+
+/* The writer's pace: chunks consumed per second of its busy time (the
+ * passes that found work, their I/O included: a writer starved of CPU or
+ * slowed by the disk reads slower). From it, after every 25 ms of such
+ * work, the pool's soft limit: what the writer gets through in half a
+ * flush period (a quarter of flush_interval), so that what waits for it
+ * never holds a flush back longer (issue 22: with a pool full of 64 MiB of
+ * events, a writer slowed by load needed over a second to reach its
+ * flush). The soft limit stays above one chunk per thread seen plus 8, so
+ * threads that fill chunks slower than the writer reads never wait for
+ * it; it binds only under SP_FULL_BLOCK, one wait per chunk at most
+ * (sp_chunk_pool.c). */
+static struct {
+    int64_t busy_ns;
+    uint64_t chunks;
+} pace;
+
+/* Measured over at least this much busy time, and at least 8 chunks. */
+#define SP__PACE_WINDOW_NS 25000000
+
+static void pace_apply(void)
+{
+    if (pace.chunks < 8 || pace.busy_ns < SP__PACE_WINDOW_NS)
+        return; /* too little seen yet: measure on */
+    double per_s = (double)pace.chunks * 1e9 / (double)pace.busy_ns;
+    double n = per_s * (double)flush_every_ns / 2e9;
+    size_t floor = (size_t)sp__cons.nthreads + 8;
+    sp__pool_soft_limit(n > (double)floor ? (n < 1e12 ? (size_t)n : 0) : floor);
+    pace.busy_ns = 0;
+    pace.chunks = 0;
+}
+
+/* After a pass that began at t0 when chunks0 chunks had been read. */
+static void pace_note(int64_t t0, uint64_t chunks0)
+{
+    uint64_t n = sp__cons.chunks_read - chunks0;
+    if (n) {
+        pace.busy_ns += mono_ns() - t0;
+        pace.chunks += n;
+        pace_apply();
+    }
+}
+
+/* The next flush after one due at `due` that began at `now`: on the
+ * cadence, or at once when the writer is that far behind. */
+static int64_t next_flush_after(int64_t due, int64_t now)
+{
+    int64_t next = due + flush_every_ns;
+    return next > now ? next : now;
+}
+
 static void *writer_main(void *arg)
 {
     (void)arg;
@@ -128,16 +202,16 @@ static void *writer_main(void *arg)
     pthread_setname_np(pthread_self(), "sp-writer");
 #endif
     int64_t next_flush = mono_ns() + flush_every_ns;
+    bool more = false; /* the last pass stopped at a limit: go on at once */
+    pace.busy_ns = 0;
+    pace.chunks = 0;
     for (;;) {
         pthread_mutex_lock(&wake_lock);
-        if (!wake_req && !stop_req) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            ts.tv_nsec += SP__POLL_MS * 1000000L;
-            if (ts.tv_nsec >= 1000000000L) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000L;
-            }
+        if (!wake_req && !stop_req && !more) {
+            int64_t until = mono_ns() + SP__POLL_MS * 1000000L;
+            if (until > next_flush)
+                until = next_flush;
+            struct timespec ts = {until / 1000000000, until % 1000000000};
             pthread_cond_timedwait(&wake_cond, &wake_lock, &ts);
         }
         bool stop = stop_req;
@@ -146,18 +220,22 @@ static void *writer_main(void *arg)
         if (stop)
             break;
         int64_t now = mono_ns();
-        bool flush = now >= next_flush;
         pthread_mutex_lock(&sp__cons.lock);
-        sp__cons_consume_all(flush);
-        sp__sched_poll(flush); /* new threads; every thread at a flush */
-        if (flush) {
-            sp__cons_collect_drops();
-            sp__sched_write();
-            sp__clock_point p = sp__clock_sample(sp__cons.clock);
-            sp__cons_write(true, p.ticks, p.ns);
-            next_flush = mono_ns() + flush_every_ns;
-        } else if (sp__cons.batch.n >= SP__BATCH_EVENTS) {
-            sp__cons_write(false, 0, 0);
+        uint64_t chunks0 = sp__cons.chunks_read;
+        if (now >= next_flush) {
+            flush_now(sp__clock_sample(sp__cons.clock), true);
+            pace_note(now, chunks0);
+            next_flush = next_flush_after(next_flush, now);
+            more = true; /* what was published during the flush */
+        } else {
+            /* Full chunks only, a few per thread, and never past the
+             * flush's time: the flush comes first. */
+            sp__cons_pass p = {.max_chunks = SP__PASS_CHUNKS, .deadline_ns = next_flush};
+            more = sp__cons_consume(&p);
+            sp__sched_poll(false); /* threads seen for the first time */
+            if (sp__cons.batch.n >= SP__BATCH_EVENTS)
+                sp__cons_write(false, 0, 0);
+            pace_note(now, chunks0);
         }
         pthread_mutex_unlock(&sp__cons.lock);
     }
@@ -166,7 +244,7 @@ static void *writer_main(void *arg)
 
 /* ---------------------------------------------------------------- the session */
 
-int sp__writer_start(const sp__writer_setup *s)
+int sp__writer_start(sp__writer_setup *s)
 {
     pthread_mutex_lock(&sp__cons.lock);
     sp__cons_reset();
@@ -176,34 +254,9 @@ int sp__writer_start(const sp__writer_setup *s)
     sp__cons.memory = !s->path;
     sp__cons.compress = sp_v2_compress_resolve(s->compress);
     sp__cons.buffer_limit = s->buffer_limit;
-    int rc = 0;
-    if (s->path) {
-        sp__cons.path = strdup(s->path);
-        sp__cons.part_path = sp_v2_part_path(s->path, s->rank);
-        if (!sp__cons.path || !sp__cons.part_path) {
-            rc = SP_ENOMEM;
-            goto done;
-        }
-        /* The main file (rank 0), then this rank's part. A failure is not
-         * fatal: the events stay in memory and finalize tries again. */
-        int frc = s->main_meta ? sp_v2_main_create(s->path, s->nranks, s->main_meta) : 0;
-        sp__cons.main_created = s->main_meta && frc == 0;
-        sp_v2_part_setup ps = {.rank = s->rank, .clock_offset_ns = s->clock_offset_ns,
-                               .clock_offset_err_ns = s->clock_offset_err_ns,
-                               .rank_meta = s->rank_meta, .p0_ticks = s->p0.ticks,
-                               .p0_ns = s->p0.ns, .compress = sp__cons.compress};
-        if (frc == 0)
-            frc = sp_v2_part_create(sp__cons.part_path, &ps, &sp__cons.part);
-        if (frc != 0) {
-            if (sp__cons.main_created) { /* it would link to a part that is not there */
-                unlink(sp__cons.path);
-                sp__cons.main_created = false;
-            }
-            sp__cons.memory = true;
-            snprintf(sp__cons.errmsg, sizeof sp__cons.errmsg, "%s", sp_last_error());
-            sp__cons.err = frc; /* reported by finalize if it fails again */
-        }
-    }
+    int rc = s->path ? sp__cons_open_files(s) : 0;
+    if (rc)
+        goto done;
     sp__sched_reset();
     sp__sched_sample_self(); /* the baseline of the thread starting the session */
     flush_every_ns = s->flush_interval_ns / 2 > 0 ? s->flush_interval_ns / 2 : 1;
@@ -248,7 +301,19 @@ void sp__writer_stop(int64_t close_ticks, const sp__clock_calib *calib, sp__bala
     join_writer();
     pthread_mutex_lock(&sp__cons.lock);
     if (sp__cons.active) {
-        sp__cons_consume_all(true);
+        /* What the writer had not taken yet (the pool's chunks at most),
+         * flushed on the same cadence as while recording: a kill during
+         * finalize keeps its promise too. Calibration point: the end of
+         * recording (p1), the last of the file. */
+        int64_t next_flush = mono_ns() + flush_every_ns;
+        for (;;) {
+            sp__cons_pass p = {.partial = true, .deadline_ns = next_flush};
+            if (!sp__cons_consume(&p))
+                break;
+            int64_t now = mono_ns();
+            flush_now(calib->p1, false);
+            next_flush = next_flush_after(next_flush, now);
+        }
         sp__cons_close_open(close_ticks);
         sp__cons_collect_drops();
         sp__sched_poll(true);
@@ -273,11 +338,11 @@ void sp__writer_discard(void)
     pthread_mutex_lock(&sp__cons.lock);
     sp_v2_part_close(sp__cons.part);
     sp__cons.part = NULL;
-    if (sp__cons.part_path)
+    if (sp__cons.part_owned) /* never a part another run holds */
         unlink(sp__cons.part_path);
     if (sp__cons.path && sp__cons.main_created)
         unlink(sp__cons.path); /* the main file linking to that part */
-    sp__cons_reset();
+    sp__cons_reset(); /* the claim goes last */
     pthread_mutex_unlock(&sp__cons.lock);
 }
 
@@ -316,8 +381,14 @@ void sp__stream_fork_child(void)
     sp__cons.part = NULL;
     sp__cons.active = false;
     sp__cons.main_created = false;
+    sp__cons.part_owned = false;
     free(sp__cons.part_path);
     sp__cons.part_path = NULL;
+    /* The parent's lock on its part stays the parent's: the child's copy
+     * of the descriptor goes (the lock lives on while the parent's does). */
+    if (sp__cons.claimed)
+        close(sp__cons.claim_fd);
+    sp__cons.claimed = false;
     pthread_mutex_unlock(&wake_lock);
     pthread_mutex_unlock(&sp__cons.lock);
     /* The parent's writer may have been waiting on the condition: a waiter
@@ -330,6 +401,6 @@ void sp__stream_drain(void)
 {
     pthread_mutex_lock(&sp__cons.lock);
     if (sp__cons.active)
-        sp__cons_consume_all(true);
+        sp__cons_catch_up();
     pthread_mutex_unlock(&sp__cons.lock);
 }

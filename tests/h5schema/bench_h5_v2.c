@@ -184,8 +184,9 @@ static int measure(const char *dir, const sp_v2_events *ev, int nthreads, sp_v2_
     int rc = sp_v2_main_create(path, 1, &meta);
     sp_v2_part *p = NULL;
     sp_v2_part_setup s = {.rank = 0, .p0_ticks = 0, .p0_ns = 0, .compress = c};
+    sp_v2_claim claim = {-1, false};
     if (rc == 0)
-        rc = sp_v2_part_create(part, &s, &p);
+        rc = sp_v2_part_create(part, &s, &p, &claim);
     /* The writer's batches: 2^18 events, whole blocks. */
     int64_t tids[4] = {1, 2, 3, 4};
     const char *tnames[4] = {"main", "w1", "w2", "w3"};
@@ -210,6 +211,8 @@ static int measure(const char *dir, const sp_v2_events *ev, int nthreads, sp_v2_
         rc = sp_v2_part_flush(p, (int64_t)1 << 40, (int64_t)1 << 40);
     if (rc == 0)
         rc = sp_v2_part_close(p);
+    if (claim.fd >= 0)
+        close(claim.fd);
     r->write_s = now_s() - t0;
     r->bytes = h5t_file_size(part) + h5t_file_size(path);
     t0 = now_s();

@@ -156,7 +156,8 @@ static void killed_child(const char *path)
     sp_v2_part *p = NULL;
     sp_v2_part_setup s = {.rank = 0, .rank_meta = &rmeta, .p0_ticks = 1000, .p0_ns = 500,
                           .compress = SP_V2_COMPRESS_DEFLATE};
-    if (sp_v2_main_create(path, 2, &meta) != 0 || sp_v2_part_create(part, &s, &p) != 0)
+    sp_v2_claim claim; /* held until _exit: the part is a killed run's */
+    if (sp_v2_main_create(path, 2, &meta) != 0 || sp_v2_part_create(part, &s, &p, &claim) != 0)
         _exit(3);
     static const char *const regions[] = {"main", "solve"};
     static const int64_t tid[] = {4100};

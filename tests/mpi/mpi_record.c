@@ -10,6 +10,10 @@
  *     --no-mpi              never initialise MPI (the library must work serially)
  *     --fail-rank R         make rank R's part of the write fail (test hook)
  *     --expect-fail         succeed only if sp_finalize returns SP_EIO with a reason
+ *     --abort-rank R        rank R calls MPI_Abort after recording (no finalize
+ *                           anywhere: the job dies, the parts stay)
+ *     --hold S              wait S seconds before sp_finalize (a job still
+ *                           recording while another starts)
  *
  * Each rank prints one line "rank R: ..." and exits 0 when everything it can
  * check itself held (the file is checked by check_mpi_file and h5py).
@@ -20,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <scope_profiler.h>
 
@@ -117,6 +122,8 @@ int main(int argc, char **argv)
         return 2;
     }
     bool no_finalize = false, before_init = false, no_mpi = false, expect_fail = false;
+    int abort_rank = -1;
+    double hold_s = 0;
     sp_options o;
     sp_options_init(&o);
     o.file_path = argv[1];
@@ -133,6 +140,10 @@ int main(int argc, char **argv)
             sp__mpi_fail_rank = atoi(argv[++i]);
         else if (strcmp(argv[i], "--expect-fail") == 0)
             expect_fail = true;
+        else if (strcmp(argv[i], "--abort-rank") == 0 && i + 1 < argc)
+            abort_rank = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--hold") == 0 && i + 1 < argc)
+            hold_s = atof(argv[++i]);
         else {
             fprintf(stderr, "mpi_record: unknown option %s\n", argv[i]);
             return 2;
@@ -156,7 +167,21 @@ int main(int argc, char **argv)
     }
     record(rank);
     steps(rank, !no_mpi);
+    if (abort_rank >= 0 && !no_mpi) {
+        MPI_Barrier(MPI_COMM_WORLD); /* every rank's part exists */
+        if (rank == abort_rank) {
+            printf("rank %d: MPI_Abort\n", rank);
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        }
+        for (;;)
+            MPI_Barrier(MPI_COMM_WORLD); /* until the abort ends the job */
+    }
 
+    if (hold_s > 0) {
+        struct timespec t = {(time_t)hold_s, (long)((hold_s - (double)(time_t)hold_s) * 1e9)};
+        nanosleep(&t, NULL);
+    }
     int status = 0;
     if (no_finalize) {
         printf("rank %d: leaving sp_finalize to MPI_Finalize\n", rank);

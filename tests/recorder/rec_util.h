@@ -38,6 +38,24 @@ static inline const char *rec_tmpdir(void)
 
 static inline int rec_exists(const char *path) { return access(path, F_OK) == 0; }
 
+/* Options writing the run to path. */
+static inline sp_options rec_file_options(const char *path)
+{
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    return o;
+}
+
+/* n calls of region r, one after the other. */
+static inline void rec_record_calls(sp_region *r, int n)
+{
+    for (int i = 0; i < n; i++) {
+        sp_region_begin(r);
+        sp_region_end(r);
+    }
+}
+
 /* Options with every recording in memory. */
 static inline sp_options rec_mem_options(void)
 {

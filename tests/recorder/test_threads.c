@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* test_threads.c - 8 threads x 100,000 calls each, all present in the run and
- * in the file; thread names and ids; states of exited threads. */
+ * in the file; thread names and ids; states of exited threads; 64 threads
+ * starting at once under a small writer soft limit. */
 #include <pthread.h>
+#include <signal.h>
 
 #include "rec_util.h"
+#include "sp_recorder.h"
 #include "sp_test.h"
 
 #define NTHREADS 8
@@ -111,9 +114,65 @@ static void test_threads_file(void)
     rmdir(dir);
 }
 
+/* The writer's soft limit on chunks in use (its pace over a quarter of the
+ * flush interval, at least the threads it has seen + 8) must never stop
+ * threads for good: 64 threads that start at once all hold a chunk and
+ * need another before any of theirs is full, so the writer could free
+ * none. The limit is held at 4 here, as a very slow writer would set it
+ * (before the fix, such threads waited for each other forever). */
+#define MANY 64
+#define MANY_CALLS 20000
+static pthread_barrier_t many_start;
+
+static void *many_worker(void *arg)
+{
+    (void)arg;
+    pthread_barrier_wait(&many_start);
+    for (int i = 0; i < MANY_CALLS; i++) {
+        sp_region_begin(work_region);
+        sp_region_end(work_region);
+    }
+    return NULL;
+}
+
+static void test_many_threads_small_soft_limit(void)
+{
+    rec_clear_env();
+    const char *dir = rec_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/many.h5", dir);
+    sp_options o = rec_file_options(path);
+    o.flush_interval = 0.01; /* the least allowed */
+    sp__test_soft_limit_cap(4);
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    work_region = sp_region_get("many_work");
+    rec_record_calls(work_region, 2000000);
+    alarm(300); /* a stall fails the test instead of hanging it */
+    pthread_barrier_init(&many_start, NULL, MANY);
+    pthread_t t[MANY];
+    for (int i = 0; i < MANY; i++)
+        ASSERT_EQ_I(pthread_create(&t[i], NULL, many_worker, NULL), 0);
+    for (int i = 0; i < MANY; i++)
+        pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&many_start);
+    alarm(0);
+    sp_run *run = NULL;
+    ASSERT_EQ_I(sp_finalize(false, &run), 0);
+    sp__test_soft_limit_cap(0);
+    ASSERT(run != NULL);
+    if (run) {
+        ASSERT_EQ_U(rec_count(run, "many_work"), 2000000 + (size_t)MANY * MANY_CALLS);
+        ASSERT_EQ_U(run->ranks[0].nthreads, MANY + 1);
+    }
+    sp_run_free(run);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     RUN(test_threads_in_memory);
     RUN(test_threads_file);
+    RUN(test_many_threads_small_soft_limit);
     return sp_test_summary();
 }

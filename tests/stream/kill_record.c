@@ -27,24 +27,10 @@
 
 #include <scope_profiler.h>
 
-static volatile double sink;
+#include "busy.h"
+
 static long work_done[3]; /* per thread, atomic */
 static double t_start;
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static void spin(int n)
-{
-    double x = 1.0;
-    for (int i = 0; i < n; i++)
-        x = x * 1.0000001 + 1e-9;
-    sink = x;
-}
 
 static void run(int id)
 {
