@@ -161,11 +161,19 @@ void sp__modes_stop(void)
     sp__likwid_stop();
 }
 
+/* Append the lines of s to buf, each once (several modes may give the
+ * same advice, e.g. that the program has no debug information). */
 static void note(char *buf, size_t size, const char *s)
 {
-    size_t n = strlen(buf);
-    if (*s)
-        snprintf(buf + n, size - n, "%s%s", n ? "\n" : "", s);
+    while (*s) {
+        size_t len = strcspn(s, "\n"), n = strlen(buf);
+        bool seen = false;
+        for (const char *p = buf; !seen && *p; p += strcspn(p, "\n"), p += *p == '\n')
+            seen = strncmp(p, s, len) == 0 && (p[len] == '\n' || p[len] == '\0');
+        if (!seen && len)
+            snprintf(buf + n, size - n, "%s%.*s", n ? "\n" : "", (int)len, s);
+        s += len + (s[len] == '\n');
+    }
 }
 
 int sp__modes_collect(sp_run *run)

@@ -505,9 +505,12 @@ static int rows_add(rows *rs, int32_t region, const sp__sym *s, uint64_t count, 
     return 0;
 }
 
-/* The frame a sample is charged to: the first one in user code (not the
- * system's libraries, not scope-profiler), else the interrupted one.
- * Return addresses point after the call: look up the call itself. */
+/* The function a sample is charged to: the innermost one in user code (not
+ * the system's libraries or headers, not scope-profiler), else the
+ * interrupted one. Inlined functions count as functions: a sample in a
+ * kernel inlined into main() is the kernel's line, and one in a std::vector
+ * operator[] inlined into it is the kernel's line that calls it. Return
+ * addresses point after the call: look up the call itself. */
 static const sp__sym *attribute(sp__symbolizer *sym, const lent *e)
 {
     const sp__sym *first = NULL;
@@ -517,8 +520,9 @@ static const sp__sym *attribute(sp__symbolizer *sym, const lent *e)
             return NULL;
         if (!first)
             first = s;
-        if (!s->system && !s->self)
-            return s;
+        for (; s; s = s->caller)
+            if (!s->system && !s->self)
+                return s;
     }
     return first;
 }
@@ -639,12 +643,8 @@ int sp__lines_collect(sp_run *run, char *warn, size_t wsize)
                  "line sampling: no samples (regions used less CPU time than one sampling "
                  "period, %.3g ms; raise SCOPE_PROFILER_LINE_HZ)",
                  1000.0 / sp__mode_cur.line_hz);
-    if (!sp__symbolizer_has_dwarf(sym)) {
-        n = strlen(warn);
-        snprintf(warn + n, wsize - n,
-                 "%sline sampling: libdw (libdw.so.1) not found: no file or line numbers",
-                 n ? "\n" : "");
-    }
+    if (samples)
+        sp__symbolizer_note(sym, warn, wsize);
     rc = 0;
 done:
     free(rs.v);
