@@ -66,6 +66,7 @@ typedef struct dw_api {
     __typeof__(&dwarf_attr_integrate) attr_integrate;
     __typeof__(&dwarf_formstring) formstring;
     __typeof__(&dwarf_formudata) formudata;
+    __typeof__(&dwarf_formref_die) formref_die;
     __typeof__(&dwarf_decl_file) decl_file;
     __typeof__(&dwarf_diecu) diecu;
     __typeof__(&dwarf_getsrcfiles) getsrcfiles;
@@ -99,6 +100,7 @@ static bool dw_load(void)
                 SYM(dieoffset, "dwarf_dieoffset") && SYM(tag, "dwarf_tag") &&
                 SYM(attr, "dwarf_attr") && SYM(attr_integrate, "dwarf_attr_integrate") &&
                 SYM(formstring, "dwarf_formstring") && SYM(formudata, "dwarf_formudata") &&
+                SYM(formref_die, "dwarf_formref_die") &&
                 SYM(decl_file, "dwarf_decl_file") && SYM(diecu, "dwarf_diecu") &&
                 SYM(getsrcfiles, "dwarf_getsrcfiles") && SYM(filesrc, "dwarf_filesrc") &&
                 SYM(callbacks.find_elf, "dwfl_linux_proc_find_elf") &&
@@ -261,12 +263,58 @@ static modnames *module_names(sp__dwarf *d, sp__symbolizer *s, Dwfl_Module *mod)
     return m;
 }
 
+/* Parameters in a demangled signature: top-level commas of the list that
+ * follows the key, plus one ("f()" has none). */
+static int signature_params(const named *e)
+{
+    const char *p = e->key + e->keylen;
+    int depth = 0, n = 0;
+    bool any = false;
+    for (; *p; p++) {
+        if (*p == '(' || *p == '<')
+            depth++;
+        else if (*p == ')' || *p == '>') {
+            if (--depth == 0)
+                break;
+        } else if (depth == 1 && *p == ',')
+            n++;
+        else if (depth >= 1 && *p != ' ')
+            any = true;
+    }
+    return any ? n + 1 : 0;
+}
+
+/* Parameters of a function entry (of its abstract definition), or -1 when
+ * variadic or unknown. */
+static int die_params(Dwarf_Die *die)
+{
+    Dwarf_Die cur = *die, next;
+    Dwarf_Attribute a;
+    for (int hop = 0; hop < 4 && dw.attr(&cur, DW_AT_abstract_origin, &a); hop++) {
+        if (!dw.formref_die(&a, &next))
+            return -1;
+        cur = next;
+    }
+    int n = 0;
+    Dwarf_Die c;
+    if (dw.child(&cur, &c) != 0)
+        return 0;
+    do {
+        int tag = dw.tag(&c);
+        if (tag == DW_TAG_unspecified_parameters)
+            return -1;
+        n += tag == DW_TAG_formal_parameter;
+    } while (dw.siblingof(&c, &c) == 0);
+    return n;
+}
+
 /* The symbol-table name of the C++ function whose DWARF name is bare (a
- * static function: no linkage name), when exactly one function has it:
- * an inlined copy is then named as its out-of-line copy is
- * ("CalcForce(Domain&, double)"), one function, one region. NULL if none. */
+ * static function: no linkage name), when exactly one function has it and
+ * its parameter count: an inlined copy is then named as its out-of-line
+ * copy is ("CalcForce(Domain&, double)"), one function, one region. NULL
+ * if none (an overload never compiled out of line keeps its bare name). */
 static const char *symbol_named(sp__dwarf *d, sp__symbolizer *s, Dwfl_Module *mod,
-                                const char *bare)
+                                Dwarf_Die *die, const char *bare)
 {
     modnames *m = module_names(d, s, mod);
     if (!m || !m->n)
@@ -283,7 +331,8 @@ static const char *symbol_named(sp__dwarf *d, sp__symbolizer *s, Dwfl_Module *mo
     for (const named *e = lo; e <= hi; e++)
         if (strcmp(e->full, lo->full) != 0)
             return NULL; /* overloads or two static functions of that name */
-    return lo->full;
+    int np = die_params(die);
+    return np >= 0 && np == signature_params(lo) ? lo->full : NULL;
 }
 
 /* ---- DWARF entries ---- */
@@ -299,7 +348,7 @@ static const char *die_name(sp__dwarf *d, sp__symbolizer *s, Dwfl_Module *mod, D
         name = dw.formstring(dw.attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
     if (name)
         return sp__sym_demangle(s, name);
-    const char *bare = dw.diename(die), *full = bare ? symbol_named(d, s, mod, bare) : NULL;
+    const char *bare = dw.diename(die), *full = bare ? symbol_named(d, s, mod, die, bare) : NULL;
     return full ? full : sp__sym_demangle(s, bare);
 }
 

@@ -16,16 +16,20 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 unset LD_LIBRARY_PATH
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
-cmake -S "$src_dir/tests/package/consumer" -B "$work/consumer" \
+# A Release build (no -g in its flags): scope_profiler_instrument() adds -g,
+# so traced functions are named after their file ("traced.work", never the
+# executable's "consumer_traced.work"), without a warning.
+cmake -S "$src_dir/tests/package/consumer" -B "$work/consumer" -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_PREFIX_PATH="$work/prefix" -DCMAKE_C_FLAGS="${SP_CONSUMER_CFLAGS:-}" >/dev/null ||
   fail "configuring the find_package consumer (include(ScopeProfilerInstrument)?)"
 cmake --build "$work/consumer" >/dev/null
 "$work/consumer/consumer" "$work/a.h5"
 "$work/consumer/consumer_static" "$work/b.h5"
-"$work/consumer/consumer_traced" "$work/t.h5" >"$work/t.out"
-grep -q "traced\.work" "$work/t.out" || { cat "$work/t.out"; fail "traced.work not traced"; }
-grep -q "traced\.leaf (3x)" "$work/t.out" || { cat "$work/t.out"; fail "traced.leaf (3x) not traced"; }
+"$work/consumer/consumer_traced" "$work/t.h5" >"$work/t.out" 2>&1
+grep -q "─ traced\.work" "$work/t.out" || { cat "$work/t.out"; fail "traced.work not traced"; }
+grep -q "─ traced\.leaf (3x)" "$work/t.out" || { cat "$work/t.out"; fail "traced.leaf (3x) not traced"; }
 ! grep -q "inline_helper" "$work/t.out" || { cat "$work/t.out"; fail "a header function was traced"; }
+! grep -q "no debug information" "$work/t.out" || { cat "$work/t.out"; fail "-g was not added"; }
 
 # The README's example, compiled with the README's line.
 pcdir=$(dirname "$(find "$work/prefix" -name scope-profiler.pc | head -1)")
@@ -44,8 +48,13 @@ cc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/package/consumer/main.c" \
 cc ${SP_CONSUMER_CFLAGS:-} $(pkg-config --variable=instrument_cflags scope-profiler) \
   -I"$src_dir/tests/package/consumer" "$src_dir/tests/package/consumer/traced.c" \
   $(pkg-config --cflags --libs scope-profiler) -o "$work/pc_traced"
-"$work/pc_traced" "$work/pt.h5" >"$work/pt.out"
-grep -q "traced\.leaf (3x)" "$work/pt.out" || { cat "$work/pt.out"; fail "pkg-config traced"; }
+"$work/pc_traced" "$work/pt.h5" >"$work/pt.out" 2>&1
+# Built without -g: named from the symbol table alone ("leaf", never
+# "pc_traced.leaf"), and the run says why and how to get file names.
+grep -q "─ leaf (3x)" "$work/pt.out" || { cat "$work/pt.out"; fail "pkg-config traced"; }
+! grep -q "pc_traced\." "$work/pt.out" || { cat "$work/pt.out"; fail "executable name as module"; }
+grep -q "warning: no debug information in .*pc_traced (compiled without -g).*compile with -g" \
+  "$work/pt.out" || { cat "$work/pt.out"; fail "no word on the missing debug information"; }
 ! grep -q "inline_helper" "$work/pt.out" || fail "instrument_cflags traced a header function"
 for f in a b c t pt; do test -s "$work/$f.h5" || fail "missing $f.h5"; done
 echo "install check: find_package shared+static and pkg-config consumers all recorded 5 calls;" \
