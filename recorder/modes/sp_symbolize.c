@@ -85,7 +85,8 @@ const char *sp__sym_demangle(sp__symbolizer *s, const char *raw)
 {
     if (!raw)
         return NULL;
-    /* GCC's clones (f.constprop.0, f.isra.0, f.part.0, f.cold) are f. */
+    /* GCC's clones (f.constprop.0, f.isra.0, f.part.0, f.cold) are f, and a
+     * versioned symbol is its name. */
     char name[1024];
     snprintf(name, sizeof name, "%s", raw);
     static const char *const clones[] = {".constprop.", ".isra.",     ".part.",
@@ -95,6 +96,9 @@ const char *sp__sym_demangle(sp__symbolizer *s, const char *raw)
         if (c && c != name)
             *c = '\0';
     }
+    char *version = strchr(name, '@'); /* memcpy@@GLIBC_2.14 is memcpy */
+    if (version && version != name)
+        *version = '\0';
     if (strncmp(name, "_Z", 2) != 0)
         return sp__sym_keep(s, name);
     typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
