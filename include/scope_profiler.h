@@ -304,6 +304,21 @@ size_t sp_region_capacity(const sp_region *r);
  * results instead). Safe while other threads record. */
 size_t sp_region_durations_ns(const sp_region *r, int64_t *out, size_t max);
 
+/* Add line timings measured by someone else than the line sampler (a
+ * language binding's line tracer: the Python module's use_line_profiler
+ * stores its per-line table this way) to the calling rank's line table in
+ * the file (the lines/ table of SCHEMA.md; `scope-profiler line-profile`,
+ * the viewer's Lines page): `count` executions of line `lineno` of `file`,
+ * in `function`, while `region` was open, taking `time_ns` in all. Strings
+ * are copied; rows with the same region, file, line and function add up.
+ * Set the metadata key "line_tracer" (sp_metadata_set) to say what measured
+ * them: readers then call the counts executions, not samples, and the times
+ * measured, not estimated. Call between sp_setup() and sp_finalize().
+ * Returns 0, SP_EINVAL (NULL region, file or function, negative lineno or
+ * time), SP_ESTATE (no session), SP_ENOMEM. */
+int sp_lines_add(sp_region *region, const char *file, int lineno, const char *function,
+                 uint64_t count, int64_t time_ns);
+
 /* ---------------------------------------------------------------- results */
 
 typedef struct sp_run sp_run;               /* a whole run: ranks, threads, calls */

@@ -542,25 +542,12 @@ static int row_order(const void *pa, const void *pb)
 
 static int store_rows(sp_rank_data *rk, const rows *rs)
 {
-    size_t n = rs->n;
-    rk->line_region = calloc(n ? n : 1, sizeof *rk->line_region);
-    rk->line_file = calloc(n ? n : 1, sizeof *rk->line_file);
-    rk->line_lineno = calloc(n ? n : 1, sizeof *rk->line_lineno);
-    rk->line_function = calloc(n ? n : 1, sizeof *rk->line_function);
-    rk->line_samples = calloc(n ? n : 1, sizeof *rk->line_samples);
-    rk->line_time_ns = calloc(n ? n : 1, sizeof *rk->line_time_ns);
-    rk->nlines = n;
-    if (!rk->line_region || !rk->line_file || !rk->line_lineno || !rk->line_function ||
-        !rk->line_samples || !rk->line_time_ns)
-        return SP_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < rs->n; i++) {
         const row *r = &rs->v[i];
-        rk->line_region[i] = r->region;
-        rk->line_lineno[i] = r->line;
-        rk->line_samples[i] = r->samples;
-        rk->line_time_ns[i] = (int64_t)(r->time_ns + 0.5);
-        if (!(rk->line_file[i] = strdup(r->file)) || !(rk->line_function[i] = strdup(r->function)))
-            return SP_ENOMEM;
+        int rc = sp__rank_add_line(rk, r->region, r->file, r->line, r->function, r->samples,
+                                   (int64_t)(r->time_ns + 0.5));
+        if (rc)
+            return rc;
     }
     return 0;
 }

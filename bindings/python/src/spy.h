@@ -122,8 +122,12 @@ bool spy_runfilter_skips(spy_codeinfo *ci, PyCodeObject *code);
 PyObject *spy_fn_trace_skipped(PyObject *m, PyObject *unused);
 
 /* Line profiling: register a function (or code object) so its lines are
- * timed while line tracing is on; 0 or -1 with an exception. */
-int spy_lines_register(PyObject *fn);
+ * timed while line tracing is on, stored in the file as lines of `region`
+ * (the first region that registers it); 0 or -1 with an exception. */
+int spy_lines_register(PyObject *fn, sp_region *region);
+/* Hand this session's line timings to the library (sp_lines_add) before
+ * sp_finalize, so the file holds them. 0, or -1 with an exception. */
+int spy_lines_store(void);
 /* Line tracing on/off for this thread (nested calls count). */
 int spy_lines_enter(void);
 void spy_lines_exit(void);

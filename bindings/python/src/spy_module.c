@@ -174,6 +174,15 @@ static PyObject *fn_finalize(PyObject *m, PyObject *args, PyObject *kw)
     }
     spy_trace_stop_thread();
     spy_lines_stop_thread();
+    /* The line timings go into the file (line-profile, the viewer); if
+     * that fails, the rest of the run is still written. */
+    if (spy.mode == SPY_LINES && spy_lines_store() != 0) {
+        PyErr_Clear();
+        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                             "scope_profiler: line timings not stored in the file: %s",
+                             sp_last_error()) != 0)
+            return NULL;
+    }
     if (verbose) {
         PyObject *out = PySys_GetObject("stdout");
         PyObject *r = out && out != Py_None ? PyObject_CallMethod(out, "flush", NULL) : NULL;
