@@ -125,7 +125,11 @@ void sp_options_init(sp_options *o);
  * Recording modes (each adds to the timestamps; see README "Recording modes"):
  * - recursive_profile: code compiled with -finstrument-functions gets every
  *   function it calls while a region is open traced as a region named
- *   "<module>.<function>" (module: source file stem). SP_SCOPE_RECURSIVE /
+ *   "<module>.<function>" (module: stem of the source file declaring the
+ *   function, from the debug information). Compiled without -g, a program's
+ *   functions are named "<function>" alone (its symbol table has no files)
+ *   and sp_finalize warns once how to get file names (-g changes no code;
+ *   CMake's scope_profiler_instrument() adds it). SP_SCOPE_RECURSIVE /
  *   sp_region_begin_recursive trace below one region only. Guard rails:
  *   max_depth, and a function called more than 100,000 times for less than
  *   1 us each stops being traced (reported at finalize and in metadata).
@@ -514,7 +518,8 @@ static inline SP__NO_INSTRUMENT void sp__scope_close_recursive(sp__scope_guard *
 
 /* SP_SCOPE_RECURSIVE("name") { ... } and SP_FUNCTION_RECURSIVE(): as
  * SP_SCOPE / SP_FUNCTION, and the functions called inside (compiled with
- * -finstrument-functions) are traced as regions "<module>.<function>". */
+ * -finstrument-functions) are traced as regions "<module>.<function>"
+ * ("<function>" without -g: see recursive_profile above). */
 #define SP_SCOPE_RECURSIVE(name)                                               \
     for (sp__scope_guard SP__ID(sp__guard_)                                    \
              __attribute__((cleanup(sp__scope_close_recursive))) =             \

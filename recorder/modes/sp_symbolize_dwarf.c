@@ -376,32 +376,35 @@ static int call_line(Dwarf_Die *inlined)
 
 /* ---- the functions of a compilation unit ---- */
 
+/* Room for one more element of `size` bytes in *v (n used, *cap allocated,
+ * doubling). false on ENOMEM. */
+static bool reserve_one(void **v, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return true;
+    size_t c = *cap ? 2 * *cap : 256;
+    void *p = realloc(*v, c * size);
+    if (!p)
+        return false;
+    *v = p;
+    *cap = c;
+    return true;
+}
+
 static void index_add(cuindex *x, Dwarf_Die *die, int parent, int depth, int *fn, Dwarf_Addr lo,
                       Dwarf_Addr hi)
 {
     if (*fn < 0) {
-        if (x->nfns == x->capf) {
-            size_t cap = x->capf ? 2 * x->capf : 256;
-            fnode *f = realloc(x->fns, cap * sizeof *f);
-            if (!f) {
-                x->oom = true;
-                return;
-            }
-            x->fns = f;
-            x->capf = cap;
+        if (!reserve_one((void **)&x->fns, x->nfns, &x->capf, sizeof *x->fns)) {
+            x->oom = true;
+            return;
         }
         x->fns[x->nfns] = (fnode){*die, parent};
         *fn = (int)x->nfns++;
     }
-    if (x->nrs == x->capr) {
-        size_t cap = x->capr ? 2 * x->capr : 256;
-        frange *r = realloc(x->rs, cap * sizeof *r);
-        if (!r) {
-            x->oom = true;
-            return;
-        }
-        x->rs = r;
-        x->capr = cap;
+    if (!reserve_one((void **)&x->rs, x->nrs, &x->capr, sizeof *x->rs)) {
+        x->oom = true;
+        return;
     }
     x->rs[x->nrs++] = (frange){lo, hi, *fn, depth};
 }
