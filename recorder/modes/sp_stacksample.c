@@ -149,8 +149,16 @@ static void thread_stop(sp__stack_thread *s)
 void sp__stacks_thread_stop(void)
 {
     sp__mthread *m = sp__mtls;
-    if (m && m->stack)
-        thread_stop(m->stack);
+    if (!m || !m->stack)
+        return;
+    thread_stop(m->stack);
+    /* On the thread itself no handler can be reading it any more (they run
+     * on this thread, and see `on` cleared): a program starting thousands
+     * of threads keeps no descriptor per thread. */
+    if (m->stack->sched_fd >= 0) {
+        close(m->stack->sched_fd);
+        m->stack->sched_fd = -1;
+    }
 }
 
 /* ---- the handler's part (async-signal-safe: no malloc, no locks) ---- */
