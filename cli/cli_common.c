@@ -5,6 +5,7 @@
 #include "sp_run_read.h"
 
 #include "sp_h5.h"
+#include "sp_ranks.h"
 
 #include <errno.h>
 #include <math.h>
@@ -162,6 +163,22 @@ int sp__cli_open_filtered(const char *verb, const char *path, const char *includ
     sp_region_filter_free(*filter);
     *filter = NULL;
     return SP_CLI_EXIT_USAGE;
+}
+
+int sp__cli_keep_ranks(const char *verb, sp_run *run, const char *spec, char *list,
+                       size_t size, size_t *count)
+{
+    bool *sel = NULL;
+    if (sp_rank_list_parse(spec, sp_run_num_ranks(run), &sel, count) != 0)
+        return sp__cli_usage_error(verb, "%s", sp_last_error());
+    sp_rank_list_format(sel, sp_run_num_ranks(run), list, size);
+    int rc = sp_run_keep_ranks(run, sel);
+    free(sel);
+    if (rc != 0) {
+        sp__cli_error("%s", sp_last_error());
+        return SP_CLI_EXIT_FAILURE;
+    }
+    return 0;
 }
 
 int sp__cli_finish_output(int status)

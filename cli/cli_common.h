@@ -76,6 +76,13 @@ sp_run *sp__cli_open_agg(const char *path, unsigned flags);
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
                           const char *exclude, sp_run **run, sp_region_filter **filter);
 
+/* --ranks LIST (sp_ranks.h): check it against the run's rank count, then
+ * drop the other ranks' calls so every statistic covers these only; the
+ * selection, canonical ("0-3,5"), goes to list. 0 with *count ranks kept;
+ * SP_CLI_EXIT_USAGE (bad list) or SP_CLI_EXIT_FAILURE after reporting. */
+int sp__cli_keep_ranks(const char *verb, sp_run *run, const char *spec, char *list,
+                       size_t size, size_t *count);
+
 /* Flush stdout; on a write error report it and return SP_CLI_EXIT_FAILURE,
  * else `status`. */
 int sp__cli_finish_output(int status);

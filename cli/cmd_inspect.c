@@ -80,22 +80,16 @@ int sp__cmd_inspect(int argc, char **argv)
     /* --ranks (sp_ranks.h): checked against the file's rank count, then the
      * other ranks lose their calls so every statistic covers these only. */
     if (ranks) {
-        bool *sel = NULL;
         size_t count = 0;
         char list[256];
-        if (sp_rank_list_parse(ranks, sp_run_num_ranks(run), &sel, &count) != 0) {
-            rc = sp__cli_usage_error(argv[0], "%s", sp_last_error());
+        if ((rc = sp__cli_keep_ranks(argv[0], run, ranks, list, sizeof list, &count)) != 0) {
             sp_run_free(run);
             sp_region_filter_free(filter);
             return rc;
         }
-        sp_rank_list_format(sel, sp_run_num_ranks(run), list, sizeof list);
-        rc = sp_run_keep_ranks(run, sel);
-        free(sel);
-        if (rc == 0)
-            printf("Rank selection: %s (%zu of %zu ranks); every statistic below covers these "
-                   "ranks only.\n",
-                   list, count, sp_run_num_ranks(run));
+        printf("Rank selection: %s (%zu of %zu ranks); every statistic below covers these "
+               "ranks only.\n",
+               list, count, sp_run_num_ranks(run));
     }
     if (rc == 0 && (counters || likwid)) {
         /* --counters / --likwid: the recording modes' tables instead. */

@@ -80,7 +80,8 @@ static FILE *open_source(const sp_source_policy *policy, const char *file, char 
 
 /* Print lines [from, to] of the source (NULL: numbers only) with the
  * samples of v[0..n) on their lines. */
-static void print_function_table(const fline *v, size_t n, FILE *src, const char *why, FILE *out)
+static void print_function_table(const sp__line_words *w, const fline *v, size_t n, FILE *src,
+                                 const char *why, FILE *out)
 {
     uint64_t samples = 0;
     int64_t total = 0;
@@ -88,9 +89,9 @@ static void print_function_table(const fline *v, size_t n, FILE *src, const char
         samples += v[i].samples, total += v[i].time_ns;
     char b[32];
     fprintf(out, "\nFunction: %s at %s\n", v[0].function, *v[0].file ? v[0].file : "?");
-    fprintf(out, "Total time: %s (%" PRIu64 " samples)\n\n", sp__fmt_dur(total * 1e-9, b, sizeof b),
-            samples);
-    fprintf(out, "%8s %10s %12s %8s  %s\n", "Line #", "Samples", "Time", "% Time", "Line Contents");
+    fprintf(out, "Total time: %s (%" PRIu64 " %s)\n\n", sp__fmt_dur(total * 1e-9, b, sizeof b),
+            samples, samples == 1 ? w->one : w->many);
+    fprintf(out, "%8s %10s %12s %8s  %s\n", "Line #", w->column, "Time", "% Time", "Line Contents");
     fprintf(out, "==============================================================\n");
     int32_t lo = v[0].lineno, hi = v[n - 1].lineno;
     if (!src || lo <= 0) { /* only what was sampled */
@@ -143,7 +144,8 @@ static int print_functions(const sp_run *run, long rank, const sp_region_filter 
     if (!v)
         return SP_ENOMEM;
     qsort(v, n, sizeof *v, fline_order);
-    fprintf(out, "\nPer function, as line_profiler shows it (Samples: hits of the sampler):\n");
+    const sp__line_words *w = sp__line_words_of(run);
+    fprintf(out, "\n%s\n", w->intro);
     int32_t region = -1;
     for (size_t i = 0; i < n;) {
         size_t j = i + 1;
@@ -159,7 +161,7 @@ static int print_functions(const sp_run *run, long rank, const sp_region_filter 
         char *text = NULL;
         const char *why = NULL;
         FILE *src = open_source(policy, v[i].file, &text, &why);
-        print_function_table(v + i, j - i, src, why, out);
+        print_function_table(w, v + i, j - i, src, why, out);
         if (src)
             fclose(src);
         free(text);

@@ -22,8 +22,8 @@
 #include "run_python.h"
 
 static const char run_usage[] =
-    "usage: " SP_CLI_NAME " run [-o FILE] [--all] [--mode auto|trace|sample] [--hz N] [-q]\n"
-    "                         PROGRAM [ARGS...]\n\n"
+    "usage: " SP_CLI_NAME " run [-o FILE] [--all] [--mode auto|trace|sample] [--hz N]\n"
+    "                         [--include-package NAME]... [-q] PROGRAM [ARGS...]\n\n"
     "Profile PROGRAM without editing it and without a setup call: it runs with\n"
     "libscope_profiler_preload.so preloaded, which records from start to exit and\n"
     "writes FILE when the program returns from main, calls exit(), gets SIGINT or\n"
@@ -35,13 +35,20 @@ static const char run_usage[] =
     "A Python program (PROGRAM.py, or a python interpreter with its script or\n"
     "-m MODULE) runs under Debian's python3 with the scope_profiler module: every\n"
     "Python function call is traced (\"<module>.<qualname>\"); the standard\n"
-    "library and site-packages are skipped unless --all.\n\n"
+    "library and installed packages (site-packages, dist-packages) are skipped\n"
+    "unless --all or --include-package names them (-m MODULE's own package is\n"
+    "traced anyway); when that leaves almost nothing, run says which packages\n"
+    "had the calls.\n\n"
     "run's options go before PROGRAM: everything after it is passed to PROGRAM\n"
     "(run warns when its own options follow PROGRAM; after \"--\" it does not).\n\n"
     "Options:\n"
     "  -o, --output FILE  the HDF5 file to write (default profiling_data.h5)\n"
     "  -a, --all          keep frames of libc, the loader and system libraries\n"
-    "                     (left out by default; sampling only)\n"
+    "                     (left out by default); Python: trace the standard\n"
+    "                     library and installed packages too\n"
+    "      --include-package NAME\n"
+    "                     Python: trace the installed package NAME (its top-level\n"
+    "                     name, e.g. networkx); repeatable\n"
     "  -m, --mode MODE    auto (default: trace if instrumented, else sample),\n"
     "                     trace, or sample\n"
     "      --hz N         stack samples per second of CPU time (default 1000)\n"
@@ -122,7 +129,8 @@ static int program_index(int argc, char **argv)
             return i;
         /* Options that take a separate argument. */
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0 || strcmp(a, "-m") == 0 ||
-            strcmp(a, "--mode") == 0 || strcmp(a, "--hz") == 0)
+            strcmp(a, "--mode") == 0 || strcmp(a, "--hz") == 0 ||
+            strcmp(a, "--include-package") == 0)
             i++;
     }
     return argc;
@@ -131,16 +139,21 @@ static int program_index(int argc, char **argv)
 /* Python's `scope-profiler run script.py -o x.h5 --all` (the tutorial's
  * order) takes run's options anywhere; here everything after PROGRAM is the
  * program's. Say so when run's own options follow PROGRAM (not after an
- * explicit "--", which says they are meant for the program). */
+ * explicit "--", which says they are meant for the program). A Python
+ * interpreter's own options and its -m MODULE are no program arguments:
+ * `run python3 -m pyflakes DIR` has none of run's options after PROGRAM. */
 static void warn_late_options(int argc, char **argv, int prog)
 {
-    static const char *const ours[] = {"-o",     "--output", "-a", "--all",  "-m",
-                                       "--mode", "--hz",     "-q", "--quiet"};
+    static const char *const ours[] = {"-o",   "--output", "-a", "--all",  "-m", "--mode",
+                                       "--hz", "-q",       "--quiet", "--include-package"};
     if (prog > 1 && strcmp(argv[prog - 1], "--") == 0)
         return;
     char found[256] = "";
     size_t n = 0;
-    for (int i = prog + 1; i < argc; i++) {
+    int first = sp__run_is_python(argv[prog])
+                    ? prog + sp__run_python_args_index(argc - prog, argv + prog)
+                    : prog + 1;
+    for (int i = first; i < argc; i++) {
         for (size_t k = 0; k < sizeof ours / sizeof *ours; k++) {
             size_t len = strlen(ours[k]);
             if (strncmp(argv[i], ours[k], len) != 0 ||
@@ -161,63 +174,10 @@ static void warn_late_options(int argc, char **argv, int prog)
                 argv[prog]);
 }
 
-int sp__cmd_run(int argc, char **argv)
+/* Exec PROGRAM with the preload library (a program that is not Python). */
+static int run_native(char **argv, int prog, const sp__run_python_opts *o, const char *mode,
+                      const char *hz)
 {
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
-                                             {"all", no_argument, NULL, 'a'},
-                                             {"mode", required_argument, NULL, 'm'},
-                                             {"hz", required_argument, NULL, 'z'},
-                                             {"quiet", no_argument, NULL, 'q'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {0, 0, 0, 0}};
-    int prog = program_index(argc, argv);
-    const char *output = NULL, *mode = "auto", *hz = NULL;
-    bool all = false, quiet = false;
-    int c;
-    sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(prog, argv, "o:am:qh", longopts)) != -1) {
-        switch (c) {
-        case 'o':
-            output = optarg;
-            break;
-        case 'a':
-            all = true;
-            break;
-        case 'm':
-            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "trace") != 0 &&
-                strcmp(optarg, "sample") != 0)
-                return sp__cli_usage_error(argv[0], "--mode '%s': expected auto, trace or sample",
-                                           optarg);
-            mode = optarg;
-            break;
-        case 'z': {
-            char *end;
-            long v = strtol(optarg, &end, 10);
-            if (*end || v < 1 || v > 100000)
-                return sp__cli_usage_error(argv[0], "--hz '%s': expected 1 to 100000", optarg);
-            hz = optarg;
-            break;
-        }
-        case 'q':
-            quiet = true;
-            break;
-        case 'h':
-            fputs(run_usage, stdout);
-            return sp__cli_finish_output(SP_CLI_EXIT_OK);
-        default:
-            return SP_CLI_EXIT_USAGE;
-        }
-    }
-    if (optind < prog)
-        return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
-    if (prog >= argc)
-        return sp__cli_usage_error(argv[0], "missing PROGRAM");
-    warn_late_options(argc, argv, prog);
-
-    /* A Python script or interpreter: the Python module traces it (run_python.c). */
-    if (sp__run_is_python(argv[prog]))
-        return sp__run_python(argc - prog, argv + prog, output, all, quiet);
-
     /* Under mpirun, the MPI build (one file for the job) when it exists. */
     char lib[PATH_MAX];
     bool under_mpi = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
@@ -235,10 +195,10 @@ int sp__cmd_run(int argc, char **argv)
              old && *old ? ":" : "", old && *old ? old : "");
     if (setenv("LD_PRELOAD", preload, 1) != 0 || setenv("SCOPE_PROFILER_RUN", "1", 1) != 0 ||
         setenv("SCOPE_PROFILER_RUN_MODE", mode, 1) != 0 ||
-        (output && setenv("SCOPE_PROFILER_FILE", output, 1) != 0) ||
-        (all && setenv("SCOPE_PROFILER_RUN_ALL", "1", 1) != 0) ||
+        (o->output && setenv("SCOPE_PROFILER_FILE", o->output, 1) != 0) ||
+        (o->all && setenv("SCOPE_PROFILER_RUN_ALL", "1", 1) != 0) ||
         (hz && setenv("SCOPE_PROFILER_SAMPLE_HZ", hz, 1) != 0) ||
-        (quiet && setenv("SCOPE_PROFILER_RUN_QUIET", "1", 1) != 0)) {
+        (o->quiet && setenv("SCOPE_PROFILER_RUN_QUIET", "1", 1) != 0)) {
         sp__cli_error("run: cannot set the environment: %s", strerror(errno));
         return SP_CLI_EXIT_FAILURE;
     }
@@ -246,4 +206,80 @@ int sp__cmd_run(int argc, char **argv)
     execvp(argv[prog], argv + prog);
     sp__cli_error("run: cannot run '%s': %s", argv[prog], strerror(errno));
     return errno == ENOENT ? 127 : 126; /* as shells do */
+}
+
+int sp__cmd_run(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+                                             {"all", no_argument, NULL, 'a'},
+                                             {"include-package", required_argument, NULL, 'I'},
+                                             {"mode", required_argument, NULL, 'm'},
+                                             {"hz", required_argument, NULL, 'z'},
+                                             {"quiet", no_argument, NULL, 'q'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {0, 0, 0, 0}};
+    int prog = program_index(argc, argv);
+    const char *mode = "auto", *hz = NULL;
+    /* --include-package names point into argv: at most one per argument. */
+    char *names[64];
+    sp__run_python_opts o = {NULL, false, false, names, 0};
+    int c;
+    sp__cli_getopt_reset();
+    while ((c = sp__cli_getopt(prog, argv, "o:am:qh", longopts)) != -1) {
+        switch (c) {
+        case 'o':
+            o.output = optarg;
+            break;
+        case 'a':
+            o.all = true;
+            break;
+        case 'I':
+            if (!*optarg || strchr(optarg, '/'))
+                return sp__cli_usage_error(argv[0], "--include-package '%s': expected the "
+                                                    "package's top-level name (e.g. networkx)",
+                                           optarg);
+            if (o.ninclude == (int)(sizeof names / sizeof *names))
+                return sp__cli_usage_error(argv[0], "--include-package: at most %zu packages",
+                                           sizeof names / sizeof *names);
+            names[o.ninclude++] = optarg;
+            break;
+        case 'm':
+            if (strcmp(optarg, "auto") != 0 && strcmp(optarg, "trace") != 0 &&
+                strcmp(optarg, "sample") != 0)
+                return sp__cli_usage_error(argv[0], "--mode '%s': expected auto, trace or sample",
+                                           optarg);
+            mode = optarg;
+            break;
+        case 'z': {
+            char *end;
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < 1 || v > 100000)
+                return sp__cli_usage_error(argv[0], "--hz '%s': expected 1 to 100000", optarg);
+            hz = optarg;
+            break;
+        }
+        case 'q':
+            o.quiet = true;
+            break;
+        case 'h':
+            fputs(run_usage, stdout);
+            return sp__cli_finish_output(SP_CLI_EXIT_OK);
+        default:
+            return SP_CLI_EXIT_USAGE;
+        }
+    }
+    if (optind < prog)
+        return sp__cli_usage_error(argv[0], "unexpected argument '%s'", argv[optind]);
+    if (prog >= argc)
+        return sp__cli_usage_error(argv[0], "missing PROGRAM");
+    warn_late_options(argc, argv, prog);
+
+    /* A Python script or interpreter: the Python module traces it (run_python.c). */
+    if (sp__run_is_python(argv[prog]))
+        return sp__run_python(argc - prog, argv + prog, &o);
+    if (o.ninclude)
+        return sp__cli_usage_error(argv[0], "--include-package is for Python programs (%s is "
+                                            "not one)",
+                                   argv[prog]);
+    return run_native(argv, prog, &o, mode, hz);
 }

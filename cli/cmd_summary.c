@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cmd_summary.c - `scope-profiler summary FILE`: the boxed call tree (with
- * --follow, of a run while it records: summary_follow.c). */
+ * --ranks, of some ranks; with --follow, of a run while it records:
+ * summary_follow.c). */
 #include <stdlib.h>
 
 #include "cli_common.h"
@@ -8,29 +9,36 @@
 #include "sp_analysis.h"
 
 static const char summary_usage[] =
-    "usage: " SP_CLI_NAME " summary [--follow [--interval SEC]] FILE\n\n"
+    "usage: " SP_CLI_NAME " summary [--ranks LIST] [--follow [--interval SEC]] FILE\n\n"
     "Print the call tree of the run in FILE with inclusive times (the summary\n"
     "sp_finalize prints), followed by the commands to explore it further.\n"
     "With --follow, FILE may be a run still recording (or not yet created): the\n"
     "summary is redrawn every SEC seconds (on a terminal; otherwise printed again\n"
     "each time the call count changes) until the run completes or Ctrl-C.\n\n"
     "Options:\n"
+    "  -R, --ranks LIST    only these MPI ranks, e.g. 0-3,5: every figure covers\n"
+    "                      them (\"2 of 8 ranks\")\n"
     "  -f, --follow        follow a run while it records, until it completes\n"
     "  -n, --interval SEC  seconds between refreshes with --follow (default 1)\n"
     "  -h, --help          show this help\n";
 
 int sp__cmd_summary(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"follow", no_argument, NULL, 'f'},
+    static const struct option longopts[] = {{"ranks", required_argument, NULL, 'R'},
+                                             {"follow", no_argument, NULL, 'f'},
                                              {"interval", required_argument, NULL, 'n'},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     bool follow = false, interval_set = false;
     double interval = 1.0;
+    const char *ranks = NULL;
     int c;
     sp__cli_getopt_reset();
-    while ((c = sp__cli_getopt(argc, argv, "fn:h", longopts)) != -1) {
+    while ((c = sp__cli_getopt(argc, argv, "R:fn:h", longopts)) != -1) {
         switch (c) {
+        case 'R':
+            ranks = optarg;
+            break;
         case 'f':
             follow = true;
             break;
@@ -52,12 +60,25 @@ int sp__cmd_summary(int argc, char **argv)
         return rc;
     if (interval_set && !follow)
         return sp__cli_usage_error(argv[0], "--interval needs --follow");
+    if (ranks && follow)
+        return sp__cli_usage_error(argv[0], "--ranks and --follow cannot be combined");
     const char *path = argv[optind];
     if (follow)
         return sp__summary_follow(path, interval);
     sp_run *run = sp__cli_open_agg(path, 0);
     if (!run)
         return SP_CLI_EXIT_USAGE;
+    if (ranks) {
+        size_t count = 0;
+        char list[256];
+        if ((rc = sp__cli_keep_ranks(argv[0], run, ranks, list, sizeof list, &count)) != 0) {
+            sp_run_free(run);
+            return rc;
+        }
+        printf("Rank selection: %s (%zu of %zu ranks); every figure below covers these ranks "
+               "only.\n",
+               list, count, sp_run_num_ranks(run));
+    }
     rc = sp_print_summary(run, path, stdout);
     sp_run_free(run);
     if (rc) {

@@ -28,6 +28,19 @@ sp__line_row *sp__line_rows_collect(const sp_run *run, long rank, const sp_regio
 /* Does any rank of run carry line samples? */
 bool sp__run_has_line_data(const sp_run *run);
 
+/* What the counts and times of a run's line table are: samples and times
+ * estimated from them (the line sampler), or executions and measured times
+ * (a line tracer: the run's "line_tracer" metadata, set by the Python
+ * module), in the words line_profile prints. */
+typedef struct sp__line_words {
+    const char *one, *many;   /* "sample", "samples" / "hit", "hits" */
+    const char *column;       /* table heading, line_profiler style */
+    const char *time;         /* "estimated" / "measured" */
+    const char *intro;        /* heading of the per-function tables */
+    const char *footnote;     /* the last line of the listing */
+} sp__line_words;
+const sp__line_words *sp__line_words_of(const sp_run *run);
+
 /* Print the line samples of rank (-1: all ranks merged) for the regions
  * matching f (NULL: all), at most top lines per region (0: all). 0 or
  * SP_ENOMEM. */

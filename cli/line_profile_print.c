@@ -47,6 +47,20 @@ bool sp__run_has_line_data(const sp_run *run)
     return false;
 }
 
+const sp__line_words *sp__line_words_of(const sp_run *run)
+{
+    static const sp__line_words sampled = {
+        "sample", "samples", "Samples", "estimated",
+        "Per function, as line_profiler shows it (Samples: hits of the sampler):",
+        "Time is estimated: samples x the sampling period."};
+    static const sp__line_words traced = {
+        "hit", "hits", "Hits", "measured", "Per function, as line_profiler shows it:",
+        "Hits are the line's executions and times are measured (a line's time includes the "
+        "calls it makes), by the line tracer of the run's metadata (line_tracer)."};
+    const char *tracer = sp_run_metadata(run, "line_tracer");
+    return tracer && *tracer ? &traced : &sampled;
+}
+
 line_row *sp__line_rows_collect(const sp_run *run, long rank, const sp_region_filter *f, size_t *n)
 {
     size_t total = 0;
@@ -118,11 +132,13 @@ static int cmp_group(const void *pa, const void *pb)
 static void print_group(const sp_run *run, const region_group *g, line_row *rows, long top,
                         FILE *out)
 {
+    const sp__line_words *w = sp__line_words_of(run);
     char name[256], b[32];
     sp__label_copy(name, sizeof name, run->region_names[g->region], 60);
-    fprintf(out, "\n%s  (%" PRIu64 " sample%s, %s estimated)\n", name, g->samples,
-            g->samples == 1 ? "" : "s", sp__fmt_dur((double)g->time_ns * 1e-9, b, sizeof b));
-    fprintf(out, "  %10s  %6s  %8s  %s\n", "time", "share", "samples", "line");
+    fprintf(out, "\n%s  (%" PRIu64 " %s, %s %s)\n", name, g->samples,
+            g->samples == 1 ? w->one : w->many,
+            sp__fmt_dur((double)g->time_ns * 1e-9, b, sizeof b), w->time);
+    fprintf(out, "  %10s  %6s  %8s  %s\n", "time", "share", w->many, "line");
     line_row *r = rows + g->first;
     if (g->n > 1)
         qsort(r, g->n, sizeof *r, cmp_time);
@@ -165,12 +181,13 @@ int sp__print_line_profile(const sp_run *run, const char *path, long rank,
         fprintf(out, ", rank %ld", rank);
     else
         fprintf(out, ", %zu rank%s merged", run->nranks, run->nranks == 1 ? "" : "s");
-    fprintf(out, ": %zu region%s with line samples\n", ng, ng == 1 ? "" : "s");
+    fprintf(out, ": %zu region%s with line %s\n", ng, ng == 1 ? "" : "s",
+            sp__line_words_of(run)->many);
     for (size_t i = 0; i < ng; i++)
         print_group(run, &groups[i], rows, top, out);
     if (!ng)
         fprintf(out, "\nNo line samples match the selection.\n");
-    fprintf(out, "\nTime is estimated: samples x the sampling period.\n");
+    fprintf(out, "\n%s\n", sp__line_words_of(run)->footnote);
     free(rows);
     free(groups);
     return 0;

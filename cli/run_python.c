@@ -6,7 +6,8 @@
  * library (which would see the interpreter's C functions): this process
  * becomes
  *
- *     PYTHON [PYOPTS] -m scope_profiler run [-o FILE] [--all] [-q] -- PROGRAM ARGS...
+ *     PYTHON [PYOPTS] -m scope_profiler run [-o FILE] [--all] [--include-package N]...
+ *            [-q] -- PROGRAM ARGS...
  *
  * with the package's folder first on PYTHONPATH. PYTHON is Debian's python3
  * the module was built for (SP_PYTHON3), or the interpreter named on the
@@ -44,6 +45,32 @@ bool sp__run_is_python(const char *program)
     base = base ? base + 1 : program;
     return fnmatch("python", base, 0) == 0 || fnmatch("python[0-9]", base, 0) == 0 ||
            fnmatch("python[0-9].[0-9]*", base, 0) == 0;
+}
+
+/* Interpreter options that take a separate argument (-W error, -X dev). */
+static bool takes_argument(const char *opt)
+{
+    return strcmp(opt, "-W") == 0 || strcmp(opt, "-X") == 0 || strcmp(opt, "--check-hash-based-pycs") == 0;
+}
+
+/* The index of the script (or of "-m") after the interpreter's options. */
+static int script_index(int argc, char **argv)
+{
+    int i = 1;
+    while (i < argc && argv[i][0] == '-' && strcmp(argv[i], "-m") != 0 &&
+           strcmp(argv[i], "-c") != 0 && strcmp(argv[i], "-") != 0)
+        i += takes_argument(argv[i]) ? 2 : 1;
+    return i < argc ? i : argc;
+}
+
+int sp__run_python_args_index(int argc, char **argv)
+{
+    if (is_script(argv[0]))
+        return 1;
+    int i = script_index(argc, argv);
+    if (i < argc && (strcmp(argv[i], "-m") == 0 || strcmp(argv[i], "-c") == 0))
+        i++; /* the module (or code) */
+    return i < argc ? i + 1 : argc;
 }
 
 #ifdef SP_PYTHON3
@@ -115,7 +142,7 @@ static int asan_environment(void)
 }
 #endif
 
-int sp__run_python(int argc, char **argv, const char *output, bool all, bool quiet)
+int sp__run_python(int argc, char **argv, const sp__run_python_opts *o)
 {
     char pkg[PATH_MAX];
     if (find_package(pkg, sizeof pkg) != 0) {
@@ -124,7 +151,7 @@ int sp__run_python(int argc, char **argv, const char *output, bool all, bool qui
         return SP_CLI_EXIT_FAILURE;
     }
     /* PYTHON [interpreter options] -m scope_profiler run [ours] -- program args */
-    char **args = calloc((size_t)argc + 12, sizeof *args);
+    char **args = calloc((size_t)argc + 12 + 2 * (size_t)o->ninclude, sizeof *args);
     if (!args) {
         sp__cli_error("run: out of memory");
         return SP_CLI_EXIT_FAILURE;
@@ -134,13 +161,13 @@ int sp__run_python(int argc, char **argv, const char *output, bool all, bool qui
     args[k++] = interpreter ? argv[0] : (char *)SP_PYTHON3;
     if (interpreter) {
         /* The interpreter's own options, up to the script or -m MODULE. */
-        for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "-m") != 0; i++) {
-            if (strcmp(argv[i], "-c") == 0) {
-                sp__cli_error("run: python -c is not supported: put the code in a script");
-                free(args);
-                return SP_CLI_EXIT_USAGE;
-            }
+        int script = script_index(argc, argv);
+        for (i = 1; i < script; i++)
             args[k++] = argv[i];
+        if (i < argc && strcmp(argv[i], "-c") == 0) {
+            sp__cli_error("run: python -c is not supported: put the code in a script");
+            free(args);
+            return SP_CLI_EXIT_USAGE;
         }
         if (i >= argc) {
             sp__cli_error("run: %s: missing the script (or -m MODULE) to run", argv[0]);
@@ -151,13 +178,17 @@ int sp__run_python(int argc, char **argv, const char *output, bool all, bool qui
     args[k++] = "-m";
     args[k++] = "scope_profiler";
     args[k++] = "run";
-    if (output) {
+    if (o->output) {
         args[k++] = "-o";
-        args[k++] = (char *)output;
+        args[k++] = (char *)o->output;
     }
-    if (all)
+    if (o->all)
         args[k++] = "--all";
-    if (quiet)
+    for (int n = 0; n < o->ninclude; n++) {
+        args[k++] = "--include-package";
+        args[k++] = o->include[n];
+    }
+    if (o->quiet)
         args[k++] = "-q";
     args[k++] = "--";
     for (; i < argc; i++)
@@ -194,12 +225,10 @@ int sp__run_python(int argc, char **argv, const char *output, bool all, bool qui
 
 #else /* built without the Python module */
 
-int sp__run_python(int argc, char **argv, const char *output, bool all, bool quiet)
+int sp__run_python(int argc, char **argv, const sp__run_python_opts *o)
 {
     (void)argc;
-    (void)output;
-    (void)all;
-    (void)quiet;
+    (void)o;
     sp__cli_error("run: %s is a Python program, and this scope-profiler was built without the "
                   "Python module (Debian: apt install python3-dev, then rebuild)",
                   argv[0]);

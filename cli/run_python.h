@@ -11,9 +11,22 @@
  * (python, python3, python3.11, ... by file name). */
 bool sp__run_is_python(const char *program);
 
+/* run's options that the Python module takes over. */
+typedef struct sp__run_python_opts {
+    const char *output;   /* -o FILE, or NULL */
+    bool all, quiet;      /* --all, -q */
+    char **include;       /* --include-package NAME..., ninclude of them */
+    int ninclude;
+} sp__run_python_opts;
+
+/* Where the Python program's own arguments begin in argv (argv[0] is the
+ * script or the interpreter): after the script, or after the interpreter's
+ * options and its script or -m MODULE. argc when they are missing. */
+int sp__run_python_args_index(int argc, char **argv);
+
 /* Exec Python with the scope_profiler module on the program: argv[0] is the
  * script or the interpreter, then its arguments. Returns only on failure,
  * with the exit status to use (the message is printed). */
-int sp__run_python(int argc, char **argv, const char *output, bool all, bool quiet);
+int sp__run_python(int argc, char **argv, const sp__run_python_opts *o);
 
 #endif

@@ -12,8 +12,15 @@
 #   sp_install_pkgconfig(<template.pc.in> <name> <install component>)
 #
 # The template uses @SP_PC_TO_PREFIX@ and @SP_PC_RPATH@ (empty, or
-# "-Wl,-rpath,${libdir} ") besides the usual project variables.
+# "-Wl,-rpath,${libdir} ") besides the usual project variables, and
+# @SP_PC_HDF5_LIBS@ / @SP_PC_MPI_LIBS@: what the static libraries need at
+# link time, for Libs.private. Not Requires.private: pkg-config adds the
+# Cflags of those packages to `--cflags` too, and the public header needs
+# neither HDF5 (-I/usr/include/hdf5/serial would shadow the parallel HDF5
+# headers of an MPI program) nor MPI.
 function(sp_install_pkgconfig template name component)
+  list(JOIN HDF5_STATIC_LDFLAGS " " SP_PC_HDF5_LIBS)
+  list(JOIN SP_MPI_STATIC_LDFLAGS " " SP_PC_MPI_LIBS)
   file(RELATIVE_PATH SP_PC_TO_PREFIX "${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_LIBDIR}/pkgconfig"
        "${CMAKE_INSTALL_PREFIX}")
   set(SP_PC_RPATH "")

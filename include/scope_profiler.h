@@ -125,7 +125,11 @@ void sp_options_init(sp_options *o);
  * Recording modes (each adds to the timestamps; see README "Recording modes"):
  * - recursive_profile: code compiled with -finstrument-functions gets every
  *   function it calls while a region is open traced as a region named
- *   "<module>.<function>" (module: source file stem). SP_SCOPE_RECURSIVE /
+ *   "<module>.<function>" (module: stem of the source file declaring the
+ *   function, from the debug information). Compiled without -g, a program's
+ *   functions are named "<function>" alone (its symbol table has no files)
+ *   and sp_finalize warns once how to get file names (-g changes no code;
+ *   CMake's scope_profiler_instrument() adds it). SP_SCOPE_RECURSIVE /
  *   sp_region_begin_recursive trace below one region only. Guard rails:
  *   max_depth, and a function called more than 100,000 times for less than
  *   1 us each stops being traced (reported at finalize and in metadata).
@@ -313,6 +317,21 @@ size_t sp_region_capacity(const sp_region *r);
  * the others). Returns how many were copied (0 after sp_finalize(): use its
  * results instead). Safe while other threads record. */
 size_t sp_region_durations_ns(const sp_region *r, int64_t *out, size_t max);
+
+/* Add line timings measured by someone else than the line sampler (a
+ * language binding's line tracer: the Python module's use_line_profiler
+ * stores its per-line table this way) to the calling rank's line table in
+ * the file (the lines/ table of SCHEMA.md; `scope-profiler line-profile`,
+ * the viewer's Lines page): `count` executions of line `lineno` of `file`,
+ * in `function`, while `region` was open, taking `time_ns` in all. Strings
+ * are copied; rows with the same region, file, line and function add up.
+ * Set the metadata key "line_tracer" (sp_metadata_set) to say what measured
+ * them: readers then call the counts executions, not samples, and the times
+ * measured, not estimated. Call between sp_setup() and sp_finalize().
+ * Returns 0, SP_EINVAL (NULL region, file or function, negative lineno or
+ * time), SP_ESTATE (no session), SP_ENOMEM. */
+int sp_lines_add(sp_region *region, const char *file, int lineno, const char *function,
+                 uint64_t count, int64_t time_ns);
 
 /* ---------------------------------------------------------------- results */
 
@@ -510,7 +529,8 @@ static inline SP__NO_INSTRUMENT void sp__scope_close_recursive(sp__scope_guard *
 
 /* SP_SCOPE_RECURSIVE("name") { ... } and SP_FUNCTION_RECURSIVE(): as
  * SP_SCOPE / SP_FUNCTION, and the functions called inside (compiled with
- * -finstrument-functions) are traced as regions "<module>.<function>". */
+ * -finstrument-functions) are traced as regions "<module>.<function>"
+ * ("<function>" without -g: see recursive_profile above). */
 #define SP_SCOPE_RECURSIVE(name)                                               \
     for (sp__scope_guard SP__ID(sp__guard_)                                    \
              __attribute__((cleanup(sp__scope_close_recursive))) =             \

@@ -27,6 +27,7 @@ test_pkgs=(
   chromium                                     # report test (headless screenshot)
   python3-mpi4py python3-h5py-mpi              # Python module under mpirun (h5py on MPI HDF5)
   python3-line-profiler                        # Python line timings checked against it
+  python3-pyflakes python3-networkx            # `run` on installed Python packages
   desktop-file-utils appstream shared-mime-info librsvg2-bin  # packaging: desktop files, icons
   man-db bash-completion zsh                   # packaging: man pages, completions
   clang-14 libclang-rt-14-dev                  # fuzzing: libFuzzer (scripts/fuzz.sh)

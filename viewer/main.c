@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "sp-run-document.h"
+#include "sp-session-bus.h"
 #include "sp-viewer-application.h"
 #include "sp_display.h"
 #include "sp_h5.h"
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
         sp_run_document_set_read_helper(exe);
     }
     g_autoptr(SpViewerApplication) app = sp_viewer_application_new();
+    sp_session_bus_adapt(G_APPLICATION(app)); /* no dbus-launch warning without a bus */
     int status = g_application_run(G_APPLICATION(app), argc, argv);
     return status ? status : sp_viewer_application_get_exit_status(app);
 }

@@ -26,13 +26,14 @@ struct _SpLinesPage {
     int region;           /* shown, -1 = none */
     int rank;             /* -1 = all ranks merged */
     gboolean syncing;
+    gboolean traced; /* a line tracer's hits and measured times (Python), not samples */
 
     GListStore *store;
     GtkSortListModel *sorted;
 
     GtkWidget *toolbar, *toolbar_separator, *howto;
     GtkDropDown *region_dropdown, *rank_dropdown;
-    GtkLabel *summary_label, *empty_title, *explanation;
+    GtkLabel *summary_label, *empty_title, *explanation, *measure_label;
     GtkStack *stack;
     GtkColumnView *column_view;
     GtkColumnViewColumn *columns[N_FIELDS];
@@ -262,12 +263,16 @@ static void rebuild(SpLinesPage *self)
     g_autoptr(GPtrArray) items = g_ptr_array_new_full(sums->len, g_object_unref);
     g_autoptr(GPtrArray) files = g_ptr_array_new();
     gint64 time_ns = 0;
+    for (guint i = 0; i < sums->len; i++)
+        time_ns += g_array_index(sums, LineSum, i).time_ns;
     for (guint i = 0; i < sums->len; i++) {
         LineSum *s = &g_array_index(sums, LineSum, i);
+        /* A sample is a share of CPU time; a hit is not: share of the time. */
+        double share = self->traced ? (time_ns > 0 ? (double)s->time_ns / (double)time_ns : 0.0)
+                                    : (double)s->samples / (double)total;
         g_ptr_array_add(items, sp_line_item_new(s->function, s->file, s->lineno, s->samples,
-                                                s->time_ns, (double)s->samples / (double)total));
+                                                s->time_ns, share));
         g_ptr_array_add(files, (gpointer)s->file);
-        time_ns += s->time_ns;
     }
     g_ptr_array_add(files, NULL);
     g_list_store_splice(self->store, 0, g_list_model_get_n_items(G_LIST_MODEL(self->store)),
@@ -277,8 +282,10 @@ static void rebuild(SpLinesPage *self)
 
     g_autofree char *count = sp_format_count(total);
     g_autofree char *dur = sp_format_duration((double)time_ns * 1e-9);
-    g_autofree char *summary = g_strdup_printf("%u line%s · %s samples · %s of CPU time",
-                                               sums->len, sums->len == 1 ? "" : "s", count, dur);
+    g_autofree char *summary =
+        g_strdup_printf(self->traced ? "%u line%s · %s hits · %s measured"
+                                     : "%u line%s · %s samples · %s of CPU time",
+                        sums->len, sums->len == 1 ? "" : "s", count, dur);
     gtk_label_set_text(self->summary_label, summary);
     gtk_stack_set_visible_child_name(self->stack, "table");
 }
@@ -365,6 +372,16 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpLinesPage *self)
     g_clear_object(&self->sources);
     const sp_run *run = self->doc ? sp_run_document_get_run(self->doc) : NULL;
     self->line_regions = run ? sampled_regions(run) : g_array_new(FALSE, FALSE, sizeof(int));
+    /* A line tracer's table (the Python module's): executions and measured
+     * times, not samples (SCHEMA.md, "line_tracer"). */
+    const char *tracer = run ? sp_run_metadata(run, "line_tracer") : NULL;
+    self->traced = tracer && *tracer;
+    gtk_column_view_column_set_title(self->columns[FIELD_SAMPLES],
+                                     self->traced ? "Hits" : "Samples");
+    gtk_label_set_text(self->measure_label,
+                       self->traced ? "Hits: executions of the line · time measured, with the "
+                                      "calls the line makes"
+                                    : "Samples measure CPU time · time = samples × sampling period");
     self->sources = sp_source_cache_new(self->doc ? sp_run_document_get_path(self->doc) : NULL,
                                         run ? sp_run_metadata(run, "working_directory") : NULL,
                                         sp_viewer_settings_get_source_dirs());
@@ -450,6 +467,7 @@ static void sp_lines_page_class_init(SpLinesPageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpLinesPage, summary_label);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, empty_title);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, explanation);
+    gtk_widget_class_bind_template_child(wc, SpLinesPage, measure_label);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, stack);
     gtk_widget_class_bind_template_child(wc, SpLinesPage, column_view);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpLinesPage, id, field)

@@ -2,6 +2,7 @@
 /* sp-viewer-style.c - CSS and dark mode. Plain GTK 4.8 does not follow the
  * desktop's color-scheme by itself (libadwaita does), so ask the portal. */
 #include "sp-viewer-style.h"
+#include "sp-session-bus.h"
 
 #include <gtk/gtk.h>
 
@@ -76,7 +77,7 @@ void sp_viewer_style_init(gboolean follow_portal)
     }
     /* Only session buses have a portal; skip when there is none, so no
      * D-Bus autolaunch is attempted. */
-    if (follow_portal && g_getenv("DBUS_SESSION_BUS_ADDRESS"))
+    if (follow_portal && sp_session_bus_reachable())
         g_dbus_proxy_new_for_bus(G_BUS_TYPE_SESSION, G_DBUS_PROXY_FLAGS_DO_NOT_LOAD_PROPERTIES,
                                  NULL, "org.freedesktop.portal.Desktop",
                                  "/org/freedesktop/portal/desktop",

@@ -161,11 +161,19 @@ void sp__modes_stop(void)
     sp__likwid_stop();
 }
 
+/* Append the lines of s to buf, each once (several modes may give the
+ * same advice, e.g. that the program has no debug information). */
 static void note(char *buf, size_t size, const char *s)
 {
-    size_t n = strlen(buf);
-    if (*s)
-        snprintf(buf + n, size - n, "%s%s", n ? "\n" : "", s);
+    while (*s) {
+        size_t len = strcspn(s, "\n"), n = strlen(buf);
+        bool seen = false;
+        for (const char *p = buf; !seen && *p; p += strcspn(p, "\n"), p += *p == '\n')
+            seen = strncmp(p, s, len) == 0 && (p[len] == '\n' || p[len] == '\0');
+        if (!seen && len)
+            snprintf(buf + n, size - n, "%s%.*s", n ? "\n" : "", (int)len, s);
+        s += len + (s[len] == '\n');
+    }
 }
 
 int sp__modes_collect(sp_run *run)
@@ -195,6 +203,7 @@ int sp__modes_collect(sp_run *run)
         note(mode_warnings, sizeof mode_warnings, w);                                              \
     } while (0)
     STEP(sp__lines_collect(run, w, sizeof w));
+    STEP(sp__lines_extern_collect(run));
     STEP(sp__perf_collect(run));
     STEP(sp__likwid_collect(run, w, sizeof w));
     STEP(sp__stacks_collect(run, w, sizeof w));
@@ -237,6 +246,7 @@ void sp__modes_reset(void)
     }
     sp__trace_reset(NULL);
     sp__likwid_reset();
+    sp__lines_extern_reset();
     memset(&sp__mode_cur, 0, sizeof sp__mode_cur);
     sp__mode_gen++;
 }
@@ -391,6 +401,32 @@ int sp__rank_add_counter(sp_rank_data *rk, int32_t region, int32_t thread, int32
     rk->counter_value[n] = value;
     rk->counter_calls[n] = calls;
     rk->ncounters = n + 1;
+    return 0;
+}
+
+int sp__rank_add_line(sp_rank_data *rk, int32_t region, const char *file, int32_t lineno,
+                      const char *function, uint64_t samples, int64_t time_ns)
+{
+    size_t n = rk->nlines;
+    GROW(rk->line_region, n);
+    GROW(rk->line_file, n);
+    GROW(rk->line_lineno, n);
+    GROW(rk->line_function, n);
+    GROW(rk->line_samples, n);
+    GROW(rk->line_time_ns, n);
+    char *f = strdup(file), *fn = strdup(function);
+    if (!f || !fn) {
+        free(f);
+        free(fn);
+        return SP_ENOMEM;
+    }
+    rk->line_region[n] = region;
+    rk->line_file[n] = f;
+    rk->line_lineno[n] = lineno;
+    rk->line_function[n] = fn;
+    rk->line_samples[n] = samples;
+    rk->line_time_ns[n] = time_ns;
+    rk->nlines = n + 1;
     return 0;
 }
 

@@ -256,6 +256,16 @@ int32_t *sp__run_ids_by_registry(const sp_run *run);
 int sp__rank_add_counter(sp_rank_data *rk, int32_t region, int32_t thread, int32_t cpu,
                          int32_t source, const char *name, double value, uint64_t calls);
 
+/* Append a line row to rank 0 (strings copied; every row of rk->line_*
+ * goes through here, the columns grow by doubling). 0 or SP_ENOMEM. */
+int sp__rank_add_line(sp_rank_data *rk, int32_t region, const char *file, int32_t lineno,
+                      const char *function, uint64_t samples, int64_t time_ns);
+
+/* sp_lines_add()'s rows (sp_lines_extern.c): appended to rank 0 at
+ * finalize (0 or SP_ENOMEM), dropped with the session. */
+int sp__lines_extern_collect(sp_run *run);
+void sp__lines_extern_reset(void);
+
 /* Add a metadata key of the modes to run->meta. 0 or SP_ENOMEM. */
 int sp__mode_meta(sp_run *run, const char *key, const char *value);
 

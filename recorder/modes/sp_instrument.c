@@ -417,11 +417,12 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
             continue;
         if (!sym && !(sym = sp__symbolizer_new()))
             goto oom;
-        const sp__sym *s = sp__symbolize(sym, addr);
+        /* The traced function itself, not what was inlined at its entry. */
+        const sp__sym *s = sp__sym_outermost(sp__symbolize(sym, addr));
         if (!s)
             goto oom;
         char name[512];
-        snprintf(name, sizeof name, "%s.%s", s->module, s->function);
+        sp__sym_name(s, name, sizeof name);
         if (sp_run_region_id(run, name) >= 0) /* two functions, one name */
             snprintf(name + strlen(name), sizeof name - strlen(name), " [0x%lx]",
                      (unsigned long)addr);
@@ -500,6 +501,8 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
                  "%s%llu traced call(s) deeper than max_depth=%u were not recorded "
                  "(SCOPE_PROFILER_MAX_DEPTH)",
                  n ? "\n" : "", (unsigned long long)skipped, sp__mode_cur.max_depth);
+    if (sym)
+        sp__symbolizer_note(sym, warn, wsize);
     goto done;
 oom:
     rc = sp__error(SP_ENOMEM, "sp_finalize: out of memory naming traced functions");

@@ -505,9 +505,12 @@ static int rows_add(rows *rs, int32_t region, const sp__sym *s, uint64_t count, 
     return 0;
 }
 
-/* The frame a sample is charged to: the first one in user code (not the
- * system's libraries, not scope-profiler), else the interrupted one.
- * Return addresses point after the call: look up the call itself. */
+/* The function a sample is charged to: the innermost one in user code (not
+ * the system's libraries or headers, not scope-profiler), else the
+ * interrupted one. Inlined functions count as functions: a sample in a
+ * kernel inlined into main() is the kernel's line, and one in a std::vector
+ * operator[] inlined into it is the kernel's line that calls it. Return
+ * addresses point after the call: look up the call itself. */
 static const sp__sym *attribute(sp__symbolizer *sym, const lent *e)
 {
     const sp__sym *first = NULL;
@@ -517,8 +520,9 @@ static const sp__sym *attribute(sp__symbolizer *sym, const lent *e)
             return NULL;
         if (!first)
             first = s;
-        if (!s->system && !s->self)
-            return s;
+        for (; s; s = s->caller)
+            if (!s->system && !s->self)
+                return s;
     }
     return first;
 }
@@ -538,25 +542,12 @@ static int row_order(const void *pa, const void *pb)
 
 static int store_rows(sp_rank_data *rk, const rows *rs)
 {
-    size_t n = rs->n;
-    rk->line_region = calloc(n ? n : 1, sizeof *rk->line_region);
-    rk->line_file = calloc(n ? n : 1, sizeof *rk->line_file);
-    rk->line_lineno = calloc(n ? n : 1, sizeof *rk->line_lineno);
-    rk->line_function = calloc(n ? n : 1, sizeof *rk->line_function);
-    rk->line_samples = calloc(n ? n : 1, sizeof *rk->line_samples);
-    rk->line_time_ns = calloc(n ? n : 1, sizeof *rk->line_time_ns);
-    rk->nlines = n;
-    if (!rk->line_region || !rk->line_file || !rk->line_lineno || !rk->line_function ||
-        !rk->line_samples || !rk->line_time_ns)
-        return SP_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < rs->n; i++) {
         const row *r = &rs->v[i];
-        rk->line_region[i] = r->region;
-        rk->line_lineno[i] = r->line;
-        rk->line_samples[i] = r->samples;
-        rk->line_time_ns[i] = (int64_t)(r->time_ns + 0.5);
-        if (!(rk->line_file[i] = strdup(r->file)) || !(rk->line_function[i] = strdup(r->function)))
-            return SP_ENOMEM;
+        int rc = sp__rank_add_line(rk, r->region, r->file, r->line, r->function, r->samples,
+                                   (int64_t)(r->time_ns + 0.5));
+        if (rc)
+            return rc;
     }
     return 0;
 }
@@ -639,12 +630,8 @@ int sp__lines_collect(sp_run *run, char *warn, size_t wsize)
                  "line sampling: no samples (regions used less CPU time than one sampling "
                  "period, %.3g ms; raise SCOPE_PROFILER_LINE_HZ)",
                  1000.0 / sp__mode_cur.line_hz);
-    if (!sp__symbolizer_has_dwarf(sym)) {
-        n = strlen(warn);
-        snprintf(warn + n, wsize - n,
-                 "%sline sampling: libdw (libdw.so.1) not found: no file or line numbers",
-                 n ? "\n" : "");
-    }
+    if (samples)
+        sp__symbolizer_note(sym, warn, wsize);
     rc = 0;
 done:
     free(rs.v);

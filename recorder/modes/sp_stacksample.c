@@ -12,14 +12,26 @@
  * and only the frames that differ from the previous sample's stack.
  *
  * At finalize the stacks become calls (sp__stacks_collect): frames are
- * resolved to "<module>.<function>" (libdw), system frames dropped unless
- * kept (--all), and each contiguous run of samples in which a function sits
- * at the same position of the stack becomes one call, starting half a
- * sampling period before its first sample and ending half a period after its
- * last (boundaries between two samples closer than a period meet in the
- * middle), its parent the call below it. Those regions are flagged "sampled".
+ * resolved to "<module>.<function>" (libdw; inlined functions are calls of
+ * their own), system frames dropped unless kept (--all), and each contiguous
+ * run of samples in which a function sits at the same position of the stack
+ * becomes one call, its parent the call below it. Those regions are flagged
+ * "sampled".
+ *
+ * Where a call starts and ends: between two samples the thread ran for about
+ * one period of CPU time, may have waited for a CPU (preempted: an
+ * oversubscribed node, a loaded machine), and may have been blocked (sleep,
+ * I/O: no CPU time, so no samples). Each sample records the thread's
+ * /proc/thread-self/schedstat (time on a CPU + time runnable in the run
+ * queue), so the time the thread was running or runnable, a, is known for
+ * every gap: the call of the earlier sample ends a/2 after it, the call of
+ * the later one starts a/2 before it (meeting in the middle when nothing
+ * blocked), and only blocked time is left to the caller they share (a
+ * sleep() in main stays main's own time, preemption does not). Without
+ * schedstat, a is one sampling period.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -36,6 +48,7 @@
 #endif
 
 #define MAX_FRAMES 128
+#define MAX_PATH (4 * MAX_FRAMES) /* functions per stack, inlined ones included */
 #define CHUNK_BYTES ((size_t)1 << 20)
 #define TAG_STACKS 0x53544b53 /* "STKS" */
 
@@ -48,7 +61,8 @@ typedef struct chunk {
 /* A record: header, then nnew frames (root-first). */
 typedef struct rec {
     int64_t t_ns;
-    uint16_t keep; /* frames shared with the previous record's stack */
+    int64_t active_ns; /* schedstat: on a CPU + runnable so far, -1 unknown */
+    uint16_t keep;     /* frames shared with the previous record's stack */
     uint16_t nnew;
 } rec;
 
@@ -60,6 +74,7 @@ struct sp__stack_thread {
     uintptr_t prev[MAX_FRAMES]; /* previous stack, root-first */
     int nprev;
     uint64_t samples, lost;
+    int sched_fd; /* /proc/thread-self/schedstat, -1 when absent */
     char name[32];
 };
 
@@ -99,6 +114,8 @@ void sp__stacks_thread_start(void)
         return;
     if (pthread_getname_np(pthread_self(), s->name, sizeof s->name) != 0)
         s->name[0] = '\0';
+    /* Opened here, on the thread itself: the handler only preads it. */
+    s->sched_fd = open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
     if (m->os_tid == getpid())
         strcpy(s->name, "main");
     struct sigevent sev;
@@ -132,8 +149,16 @@ static void thread_stop(sp__stack_thread *s)
 void sp__stacks_thread_stop(void)
 {
     sp__mthread *m = sp__mtls;
-    if (m && m->stack)
-        thread_stop(m->stack);
+    if (!m || !m->stack)
+        return;
+    thread_stop(m->stack);
+    /* On the thread itself no handler can be reading it any more (they run
+     * on this thread, and see `on` cleared): a program starting thousands
+     * of threads keeps no descriptor per thread. */
+    if (m->stack->sched_fd >= 0) {
+        close(m->stack->sched_fd);
+        m->stack->sched_fd = -1;
+    }
 }
 
 /* ---- the handler's part (async-signal-safe: no malloc, no locks) ---- */
@@ -160,6 +185,29 @@ static unsigned char *reserve(sp__stack_thread *s, size_t bytes)
     return at;
 }
 
+/* The thread's time on a CPU plus its time runnable in the run queue
+ * (the first two fields of schedstat, ns), or -1. pread and the parsing are
+ * async-signal-safe. */
+static int64_t active_ns(const sp__stack_thread *s)
+{
+    char buf[96];
+    ssize_t n = s->sched_fd >= 0 ? pread(s->sched_fd, buf, sizeof buf - 1, 0) : -1;
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    int64_t v[2] = {0, 0};
+    const char *p = buf;
+    for (int k = 0; k < 2; k++) {
+        if (*p < '0' || *p > '9')
+            return -1;
+        while (*p >= '0' && *p <= '9')
+            v[k] = 10 * v[k] + (*p++ - '0');
+        while (*p == ' ')
+            p++;
+    }
+    return v[0] + v[1];
+}
+
 void sp__stacks_on_signal(sp__mthread *m, void *uc)
 {
     sp__stack_thread *s = m->stack;
@@ -180,7 +228,8 @@ void sp__stacks_on_signal(sp__mthread *m, void *uc)
     }
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    rec r = {(int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec, (uint16_t)keep, (uint16_t)(n - keep)};
+    rec r = {(int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec, active_ns(s), (uint16_t)keep,
+             (uint16_t)(n - keep)};
     memcpy(at, &r, sizeof r);
     memcpy(at + sizeof r, root + keep, (size_t)(n - keep) * sizeof(uintptr_t));
     memcpy(s->prev + keep, root + keep, (size_t)(n - keep) * sizeof(uintptr_t));
@@ -205,6 +254,8 @@ void sp__stacks_reset(sp__mthread *m)
     if (!s)
         return;
     thread_stop(s);
+    if (s->sched_fd >= 0) /* here, not in thread_stop: a late handler may still read it */
+        close(s->sched_fd);
     for (chunk *c = s->first, *next; c; c = next) {
         next = c->next;
         munmap(c, CHUNK_BYTES);
@@ -259,13 +310,17 @@ typedef struct synth {
     calls *out;
     int32_t thread;
     int64_t half; /* half a sampling period, ns */
-    int32_t open_region[MAX_FRAMES];
-    size_t open_call[MAX_FRAMES]; /* index into out */
+    int64_t active_prev; /* the previous sample's schedstat time, -1 unknown */
+    int32_t open_region[MAX_PATH];
+    size_t open_call[MAX_PATH]; /* index into out */
     int nopen;
     int64_t t_prev;
 } synth;
 
-/* The regions of a raw stack (root-first), system frames dropped. */
+/* The regions of a raw stack (root-first), system frames dropped. Each
+ * frame is its real function followed by the functions inlined into it at
+ * that address (libdw), so an -O3 kernel inlined into main() is a call of
+ * its own under main, as perf and HPCToolkit show it. */
 static int path_of(synth *y, const uintptr_t *raw, int n, int32_t *path)
 {
     int np = 0;
@@ -274,14 +329,21 @@ static int path_of(synth *y, const uintptr_t *raw, int n, int32_t *path)
         const sp__sym *s = sp__symbolize(y->sym, raw[i] - (i < n - 1));
         if (!s)
             return -1;
-        if (s->self || (!cfg.keep_system && (s->system || strcmp(s->function, "_start") == 0)))
-            continue; /* _start: the C runtime's entry, above main */
-        char name[512];
-        snprintf(name, sizeof name, "%s.%s", s->module, s->function);
-        int32_t id = sp_run_intern_region(y->run, name);
-        if (id < 0)
-            return -1;
-        path[np++] = id;
+        const sp__sym *levels[SP__SYM_MAX_LEVELS];
+        int nl = 0;
+        for (; s && nl < SP__SYM_MAX_LEVELS; s = s->caller)
+            levels[nl++] = s;
+        while (nl-- > 0 && np < MAX_PATH) { /* outermost first */
+            s = levels[nl];
+            if (s->self || (!cfg.keep_system && (s->system || strcmp(s->function, "_start") == 0)))
+                continue; /* _start: the C runtime's entry, above main */
+            char name[512];
+            sp__sym_name(s, name, sizeof name);
+            int32_t id = sp_run_intern_region(y->run, name);
+            if (id < 0)
+                return -1;
+            path[np++] = id;
+        }
     }
     return np;
 }
@@ -292,11 +354,17 @@ static void close_above(synth *y, int keep, int64_t t)
         y->out->end[y->open_call[--y->nopen]] = t;
 }
 
-static int sample(synth *y, int64_t t, const int32_t *path, int np)
+static int sample(synth *y, int64_t t, int64_t active, const int32_t *path, int np)
 {
-    int64_t e = y->t_prev + y->half, s = t - y->half;
-    if (y->nopen && e > s) /* samples closer than a period: meet in the middle */
+    /* Half the time the thread ran or waited for a CPU since the previous
+     * sample goes to each side (see the top of this file). */
+    int64_t half = y->half;
+    if (active >= 0 && y->active_prev >= 0 && active >= y->active_prev)
+        half = (active - y->active_prev) / 2;
+    int64_t e = y->t_prev + half, s = t - half;
+    if (y->nopen && e > s) /* nothing blocked in between: meet in the middle */
         e = s = y->t_prev + (t - y->t_prev) / 2;
+    y->active_prev = active;
     int c = 0;
     while (c < y->nopen && c < np && y->open_region[c] == path[c])
         c++;
@@ -316,7 +384,7 @@ static int sample(synth *y, int64_t t, const int32_t *path, int np)
 static int synth_thread(synth *y, const sp__stack_thread *s)
 {
     uintptr_t raw[MAX_FRAMES];
-    int32_t path[MAX_FRAMES];
+    int32_t path[MAX_PATH];
     int nraw = 0;
     for (const chunk *c = s->first; c; c = c->next) {
         for (size_t off = 0; off < c->used;) {
@@ -329,7 +397,7 @@ static int synth_thread(synth *y, const sp__stack_thread *s)
             off += r.nnew * sizeof(uintptr_t);
             nraw = r.keep + r.nnew;
             int np = path_of(y, raw, nraw, path);
-            if (np < 0 || sample(y, r.t_ns, path, np) != 0)
+            if (np < 0 || sample(y, r.t_ns, r.active_ns, path, np) != 0)
                 return -1;
         }
     }
@@ -386,6 +454,7 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
         y.sym = sym;
         y.out = &out;
         y.half = 500000000LL / (int64_t)cfg.hz;
+        y.active_prev = -1;
         y.thread = sp__run_thread_index(run, m->os_tid, s->name);
         rc = y.thread < 0 ? -1 : synth_thread(&y, s);
     }
@@ -417,6 +486,12 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
         rc = rc || sp__mode_meta(run, "stack_samples", v) ? -1 : 0;
         snprintf(v, sizeof v, "%llu", (unsigned long long)lost);
         rc = rc || sp__mode_meta(run, "stack_samples_lost", v) ? -1 : 0;
+        rc = rc || sp__mode_meta(run, "symbolizer",
+                                 sp__symbolizer_has_dwarf(sym) ? "libdw" : "dladdr")
+                 ? -1
+                 : 0;
+        snprintf(v, sizeof v, "%llu", (unsigned long long)sp__symbolizer_inlined(sym));
+        rc = rc || sp__mode_meta(run, "stack_inlined_addresses", v) ? -1 : 0;
     }
     size_t n = strlen(warn);
     if (rc == 0 && samples == 0)
@@ -430,6 +505,8 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
     else if (rc == 0 && lost)
         snprintf(warn + n, wsize - n, "stack sampling: %llu sample(s) lost (out of memory)",
                  (unsigned long long)lost);
+    if (rc == 0 && samples)
+        sp__symbolizer_note(sym, warn, wsize);
     sp__symbolizer_free(sym);
     free(out.start);
     free(out.end);

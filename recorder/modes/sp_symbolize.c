@@ -1,96 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp_symbolize.c - addresses to function / module / file:line with libdw's
- * dwfl (dwfl_linux_proc_report over /proc/self/maps, dwfl_module_addrinfo,
- * dwfl_module_getsrc, dwfl_module_addrdie), loaded with dlopen; dladdr() when
- * libdw is missing. Results are cached per address.
+ * sp_symbolize.c - addresses to function / module / file:line, cached per
+ * address: libdw (sp_symbolize_dwarf.c: symbols, lines, inlined functions)
+ * when it loads, else dladdr() (the object and its nearest dynamic symbol).
+ *
+ * Names never use the executable's file name as a module: without debug
+ * information (no -g) a function of the program is named by its symbol
+ * alone ("HPC_sparsemv", not "hpccg.HPC_sparsemv"), and
+ * sp__symbolizer_note() says why and how to get file names.
  */
-#include "sp_symbolize.h"
-
 #include <dlfcn.h>
-#include <pthread.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__has_include)
-#if __has_include(<elfutils/libdwfl.h>)
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
-#define SP__HAVE_DWFL_H 1
-#endif
-#endif
-#ifndef SP__HAVE_DWFL_H
-#define SP__HAVE_DWFL_H 0
-#endif
-
-/* ---- libdw, loaded once per process ---- */
-
-#if SP__HAVE_DWFL_H
-typedef struct dw_api {
-    __typeof__(&dwfl_begin) begin;
-    __typeof__(&dwfl_end) end;
-    __typeof__(&dwfl_report_begin) report_begin;
-    __typeof__(&dwfl_report_end) report_end;
-    __typeof__(&dwfl_linux_proc_report) proc_report;
-    __typeof__(&dwfl_addrmodule) addrmodule;
-    __typeof__(&dwfl_module_info) module_info;
-    __typeof__(&dwfl_module_addrinfo) addrinfo;
-    __typeof__(&dwfl_module_getsrc) getsrc;
-    __typeof__(&dwfl_lineinfo) lineinfo;
-    __typeof__(&dwfl_module_addrdie) addrdie;
-    __typeof__(&dwarf_diename) diename;
-    Dwfl_Callbacks callbacks; /* must outlive every Dwfl */
-} dw_api;
-
-static dw_api dw;
-static int dw_state; /* 0 not tried, 1 loaded, -1 unavailable */
-static pthread_mutex_t dw_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static bool dw_load(void)
-{
-    pthread_mutex_lock(&dw_lock);
-    if (dw_state == 0) {
-        dw_state = -1;
-        void *h = dlopen("libdw.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (h) {
-#define SYM(field, name) (dw.field = (__typeof__(dw.field))dlsym(h, name)) != NULL
-            bool ok =
-                SYM(begin, "dwfl_begin") && SYM(end, "dwfl_end") &&
-                SYM(report_begin, "dwfl_report_begin") && SYM(report_end, "dwfl_report_end") &&
-                SYM(proc_report, "dwfl_linux_proc_report") && SYM(addrmodule, "dwfl_addrmodule") &&
-                SYM(module_info, "dwfl_module_info") && SYM(addrinfo, "dwfl_module_addrinfo") &&
-                SYM(getsrc, "dwfl_module_getsrc") && SYM(lineinfo, "dwfl_lineinfo") &&
-                SYM(addrdie, "dwfl_module_addrdie") && SYM(diename, "dwarf_diename") &&
-                SYM(callbacks.find_elf, "dwfl_linux_proc_find_elf") &&
-                SYM(callbacks.find_debuginfo, "dwfl_standard_find_debuginfo");
-#undef SYM
-            if (ok)
-                dw_state = 1;
-            /* The handle stays open: the callbacks point into it. */
-        }
-    }
-    bool ok = dw_state == 1;
-    pthread_mutex_unlock(&dw_lock);
-    return ok;
-}
-#endif
-
-/* ---- the cache ---- */
+#include "sp_symbolize_internal.h"
 
 typedef struct entry {
     uintptr_t addr;
-    sp__sym sym;
+    sp__sym *levels; /* innermost first, linked through caller */
 } entry;
 
+#define NO_DEBUG_KEPT 4 /* objects without debug information named in the note */
+
 struct sp__symbolizer {
-#if SP__HAVE_DWFL_H
-    Dwfl *dwfl;
-#endif
+    sp__dwarf *dwarf;
     entry **slots; /* open addressing on addr */
     size_t nslots, count;
-    char self_object[512];
+    uint64_t inlined;
+    char self_object[PATH_MAX];
+    char main_object[PATH_MAX];
+    const char *no_debug[NO_DEBUG_KEPT]; /* user objects without DWARF */
+    size_t nno_debug;
     char **strings; /* every string handed out, freed with s */
     size_t nstrings, cap_strings;
 };
@@ -109,7 +52,7 @@ bool sp__object_is_system(const char *p)
     return strstr(p, "vdso") != NULL || strstr(p, "/ld-linux") != NULL;
 }
 
-static const char *keep(sp__symbolizer *s, const char *str)
+const char *sp__sym_keep(sp__symbolizer *s, const char *str)
 {
     if (!str)
         return NULL;
@@ -127,8 +70,7 @@ static const char *keep(sp__symbolizer *s, const char *str)
     return d;
 }
 
-/* "dir/name.c" -> "name"; "libm.so.6" -> "libm". */
-static void stem(const char *path, char *out, size_t size)
+void sp__sym_stem(const char *path, char *out, size_t size)
 {
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
@@ -139,11 +81,14 @@ static void stem(const char *path, char *out, size_t size)
 }
 
 /* C++ names: __cxa_demangle when the process has it (a C++ program). */
-static const char *demangle(sp__symbolizer *s, const char *raw)
+const char *sp__sym_demangle(sp__symbolizer *s, const char *raw)
 {
-    /* GCC's clones (f.constprop.0, f.isra.0, f.part.0, f.cold) are f. */
+    if (!raw)
+        return NULL;
+    /* GCC's clones (f.constprop.0, f.isra.0, f.part.0, f.cold) are f, and a
+     * versioned symbol is its name. */
     char name[1024];
-    snprintf(name, sizeof name, "%s", raw ? raw : "");
+    snprintf(name, sizeof name, "%s", raw);
     static const char *const clones[] = {".constprop.", ".isra.",     ".part.",
                                          ".cold",       ".lto_priv.", ".localalias"};
     for (size_t i = 0; i < sizeof clones / sizeof *clones; i++) {
@@ -151,15 +96,47 @@ static const char *demangle(sp__symbolizer *s, const char *raw)
         if (c && c != name)
             *c = '\0';
     }
-    if (!raw || strncmp(name, "_Z", 2) != 0)
-        return raw ? keep(s, name) : NULL;
+    char *version = strchr(name, '@'); /* memcpy@@GLIBC_2.14 is memcpy */
+    if (version && version != name)
+        *version = '\0';
+    if (strncmp(name, "_Z", 2) != 0)
+        return sp__sym_keep(s, name);
     typedef char *(*demangle_fn)(const char *, char *, size_t *, int *);
     demangle_fn fn = (demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
     int status = -1;
     char *d = fn ? fn(name, NULL, NULL, &status) : NULL;
-    const char *r = keep(s, status == 0 && d ? d : name);
+    const char *r = sp__sym_keep(s, status == 0 && d ? d : name);
     free(d);
     return r;
+}
+
+bool sp__sym_is_main(const sp__symbolizer *s, const char *object)
+{
+    /* /proc/self/exe and /proc/self/maps (libdw's module names) both give
+     * the resolved path. */
+    return object && *s->main_object && strcmp(object, s->main_object) == 0;
+}
+
+/* The object of the executable itself is only "self" when scope-profiler is
+ * a shared library of its own (linked statically it shares the program's). */
+bool sp__sym_is_self(const sp__symbolizer *s, const char *object)
+{
+    return object && *s->self_object && strcmp(object, s->self_object) == 0 &&
+           strstr(object, "scope_profiler") != NULL;
+}
+
+void sp__sym_saw_no_debug(sp__symbolizer *s, const char *object)
+{
+    for (size_t i = 0; i < s->nno_debug && i < NO_DEBUG_KEPT; i++)
+        if (strcmp(s->no_debug[i], object) == 0)
+            return;
+    if (s->nno_debug < NO_DEBUG_KEPT) {
+        const char *k = sp__sym_keep(s, object);
+        if (!k)
+            return; /* the note is a courtesy: ENOMEM drops it */
+        s->no_debug[s->nno_debug] = k;
+    }
+    s->nno_debug++;
 }
 
 sp__symbolizer *sp__symbolizer_new(void)
@@ -176,91 +153,21 @@ sp__symbolizer *sp__symbolizer_new(void)
     Dl_info self;
     if (dladdr((void *)sp__symbolizer_new, &self) && self.dli_fname)
         snprintf(s->self_object, sizeof s->self_object, "%s", self.dli_fname);
-#if SP__HAVE_DWFL_H
-    if (dw_load() && (s->dwfl = dw.begin(&dw.callbacks)) != NULL) {
-        dw.report_begin(s->dwfl);
-        if (dw.proc_report(s->dwfl, getpid()) != 0 || dw.report_end(s->dwfl, NULL, NULL) != 0) {
-            dw.end(s->dwfl);
-            s->dwfl = NULL;
-        }
-    }
-#endif
+    ssize_t n = readlink("/proc/self/exe", s->main_object, sizeof s->main_object - 1);
+    s->main_object[n > 0 ? n : 0] = '\0';
+    s->dwarf = sp__dwarf_open();
     return s;
 }
 
 bool sp__symbolizer_has_dwarf(const sp__symbolizer *s)
 {
-#if SP__HAVE_DWFL_H
-    return s && s->dwfl;
-#else
-    (void)s;
-    return false;
-#endif
+    return s && s->dwarf;
 }
 
-/* The object of the executable itself is only "self" when scope-profiler is
- * a shared library of its own (linked statically it shares the program's). */
-static bool is_self(const sp__symbolizer *s, const char *object)
+uint64_t sp__symbolizer_inlined(const sp__symbolizer *s)
 {
-    return object && *s->self_object && strcmp(object, s->self_object) == 0 &&
-           strstr(object, "scope_profiler") != NULL;
+    return s ? s->inlined : 0;
 }
-
-#if SP__HAVE_DWFL_H
-static bool resolve_dwfl(sp__symbolizer *s, uintptr_t addr, sp__sym *out)
-{
-    Dwfl_Module *mod = s->dwfl ? dw.addrmodule(s->dwfl, addr) : NULL;
-    if (!mod)
-        return false;
-    const char *mainfile = NULL, *debugfile = NULL;
-    Dwarf_Addr low = 0;
-    const char *mname = dw.module_info(mod, NULL, &low, NULL, NULL, NULL, &mainfile, &debugfile);
-    const char *object = mainfile ? mainfile : mname ? mname : "";
-    out->object = keep(s, object);
-    out->system = sp__object_is_system(object) || (mname && strstr(mname, "vdso"));
-    out->self = is_self(s, object);
-
-    GElf_Off off = 0;
-    GElf_Sym sym;
-    const char *name = dw.addrinfo(mod, addr, &off, &sym, NULL, NULL, NULL);
-    char buf[64];
-    if (name) {
-        out->function = demangle(s, name);
-        out->start = addr - off;
-    } else {
-        snprintf(buf, sizeof buf, "0x%lx", (unsigned long)(addr - low));
-        out->function = keep(s, buf);
-    }
-    Dwfl_Line *ln = dw.getsrc(mod, addr);
-    if (ln) {
-        int line = 0;
-        const char *file = dw.lineinfo(ln, NULL, &line, NULL, NULL, NULL);
-        if (file) {
-            out->file = keep(s, file);
-            out->line = line;
-        }
-    }
-    /* The module is the file that defines the function: the line table at
-     * the function's entry (a C++ accessor defined in domain.hpp and
-     * compiled into solver.cpp is "domain", not "solver"); else the
-     * compilation unit; else the object. */
-    char st[256] = "";
-    const char *deffile = NULL;
-    Dwfl_Line *eln = out->start ? dw.getsrc(mod, out->start) : ln;
-    if (eln)
-        deffile = dw.lineinfo(eln, NULL, NULL, NULL, NULL, NULL);
-    if (deffile) {
-        out->def_file = keep(s, deffile);
-    } else {
-        Dwarf_Addr bias = 0;
-        Dwarf_Die *cu = dw.addrdie(mod, addr, &bias);
-        deffile = cu ? dw.diename(cu) : NULL;
-    }
-    stem(deffile ? deffile : object, st, sizeof st);
-    out->module = keep(s, st);
-    return true;
-}
-#endif
 
 static void resolve_dladdr(sp__symbolizer *s, uintptr_t addr, sp__sym *out)
 {
@@ -269,26 +176,31 @@ static void resolve_dladdr(sp__symbolizer *s, uintptr_t addr, sp__sym *out)
     memset(&info, 0, sizeof info);
     if (!dladdr((void *)addr, &info)) {
         snprintf(buf, sizeof buf, "0x%lx", (unsigned long)addr);
-        out->function = keep(s, buf);
-        out->module = keep(s, "?");
-        out->object = keep(s, "");
+        out->function = sp__sym_keep(s, buf);
+        out->module = sp__sym_keep(s, "");
+        out->object = sp__sym_keep(s, "");
         return;
     }
     const char *object = info.dli_fname ? info.dli_fname : "";
-    out->object = keep(s, object);
+    out->object = sp__sym_keep(s, object);
     out->system = sp__object_is_system(object);
-    out->self = is_self(s, object);
+    out->self = sp__sym_is_self(s, object);
+    out->no_debug = true;
     /* dladdr only knows dynamic symbols: name the address by its offset
      * unless it is the symbol's own start. */
     if (info.dli_sname && info.dli_saddr) {
-        out->function = demangle(s, info.dli_sname);
+        out->function = sp__sym_demangle(s, info.dli_sname);
         out->start = (uintptr_t)info.dli_saddr;
     } else {
         snprintf(buf, sizeof buf, "0x%lx", (unsigned long)(addr - (uintptr_t)info.dli_fbase));
-        out->function = keep(s, buf);
+        out->function = sp__sym_keep(s, buf);
     }
-    stem(object, buf, sizeof buf);
-    out->module = keep(s, buf);
+    /* dladdr names the executable as it was started (argv[0]). */
+    char real[PATH_MAX];
+    buf[0] = '\0';
+    if (*object && !sp__sym_is_main(s, realpath(object, real) ? real : object))
+        sp__sym_stem(object, buf, sizeof buf);
+    out->module = sp__sym_keep(s, buf);
 }
 
 static int grow(sp__symbolizer *s)
@@ -311,6 +223,31 @@ static int grow(sp__symbolizer *s)
     return 0;
 }
 
+/* The levels of addr, innermost first and linked; NULL on ENOMEM. */
+static sp__sym *resolve(sp__symbolizer *s, uintptr_t addr)
+{
+    sp__sym tmp[SP__SYM_MAX_LEVELS];
+    memset(tmp, 0, sizeof tmp);
+    int n = s->dwarf ? sp__dwarf_resolve(s->dwarf, s, addr, tmp, SP__SYM_MAX_LEVELS) : 0;
+    if (n < 0)
+        return NULL;
+    if (n == 0) {
+        resolve_dladdr(s, addr, &tmp[0]);
+        n = 1;
+    }
+    if (!tmp[0].function || !tmp[0].module || !tmp[0].object)
+        return NULL;
+    sp__sym *levels = malloc((size_t)n * sizeof *levels);
+    if (!levels)
+        return NULL;
+    memcpy(levels, tmp, (size_t)n * sizeof *levels);
+    for (int i = 0; i < n; i++)
+        levels[i].caller = i + 1 < n ? &levels[i + 1] : NULL;
+    if (n > 1)
+        s->inlined++;
+    return levels;
+}
+
 const sp__sym *sp__symbolize(sp__symbolizer *s, uintptr_t addr)
 {
     if (2 * (s->count + 1) > s->nslots && grow(s) != 0)
@@ -318,38 +255,72 @@ const sp__sym *sp__symbolize(sp__symbolizer *s, uintptr_t addr)
     size_t j = (addr * UINT64_C(0x9E3779B97F4A7C15) >> 20) & (s->nslots - 1);
     while (s->slots[j]) {
         if (s->slots[j]->addr == addr)
-            return &s->slots[j]->sym;
+            return s->slots[j]->levels;
         j = (j + 1) & (s->nslots - 1);
     }
     entry *e = calloc(1, sizeof *e);
     if (!e)
         return NULL;
     e->addr = addr;
-    bool done = false;
-#if SP__HAVE_DWFL_H
-    done = resolve_dwfl(s, addr, &e->sym);
-#endif
-    if (!done)
-        resolve_dladdr(s, addr, &e->sym);
-    if (!e->sym.function || !e->sym.module || !e->sym.object) {
+    if (!(e->levels = resolve(s, addr))) {
         free(e);
         return NULL;
     }
     s->slots[j] = e;
     s->count++;
-    return &e->sym;
+    return e->levels;
+}
+
+const sp__sym *sp__sym_outermost(const sp__sym *sym)
+{
+    while (sym && sym->caller)
+        sym = sym->caller;
+    return sym;
+}
+
+void sp__sym_name(const sp__sym *sym, char *buf, size_t size)
+{
+    if (*sym->module)
+        snprintf(buf, size, "%s.%s", sym->module, sym->function);
+    else
+        snprintf(buf, size, "%s", sym->function);
+}
+
+void sp__symbolizer_note(const sp__symbolizer *s, char *buf, size_t size)
+{
+    size_t n = strlen(buf);
+    if (!s->dwarf) {
+        snprintf(buf + n, size - n,
+                 "%slibdw (libdw.so.1) not found: functions are named from the dynamic symbol "
+                 "table alone, without source files or lines (Debian: apt install libdw1)",
+                 n ? "\n" : "");
+        return;
+    }
+    if (!s->nno_debug)
+        return;
+    char list[1024] = "";
+    for (size_t i = 0; i < s->nno_debug && i < NO_DEBUG_KEPT; i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s%s", i ? ", " : "", s->no_debug[i]);
+    }
+    snprintf(buf + n, size - n,
+             "%sno debug information in %s%s (compiled without -g): its functions are named "
+             "from the symbol table alone, without their source file; compile with -g for "
+             "<file>.<function> names and inlined functions (-g does not change the "
+             "optimisation; CMake: scope_profiler_instrument() adds it)",
+             n ? "\n" : "", list, s->nno_debug > NO_DEBUG_KEPT ? ", ..." : "");
 }
 
 void sp__symbolizer_free(sp__symbolizer *s)
 {
     if (!s)
         return;
-#if SP__HAVE_DWFL_H
-    if (s->dwfl)
-        dw.end(s->dwfl);
-#endif
-    for (size_t i = 0; i < s->nslots; i++)
+    sp__dwarf_close(s->dwarf);
+    for (size_t i = 0; i < s->nslots; i++) {
+        if (s->slots[i])
+            free(s->slots[i]->levels);
         free(s->slots[i]);
+    }
     free(s->slots);
     for (size_t i = 0; i < s->nstrings; i++)
         free(s->strings[i]);

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # `scope-profiler run` on a program that knows nothing of scope-profiler:
 # sampled call stacks (plain build), traced calls (-finstrument-functions
-# build), exit() and SIGTERM endings, threads, --all, usage errors.
-#   check_run.sh SCOPE_PROFILER RUN_TARGET RUN_TARGET_INSTRUMENTED
+# build), exit() and SIGTERM endings, threads, --all, builds without -g,
+# usage errors.
+#   check_run.sh SCOPE_PROFILER RUN_TARGET RUN_TARGET_INSTRUMENTED \
+#                RUN_TARGET_NO_G RUN_TARGET_INSTRUMENTED_NO_G
 set -uo pipefail
-sp=$1 plain=$2 instr=$3
+sp=$1 plain=$2 instr=$3 nog_plain=$4 nog_instr=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -97,7 +99,21 @@ rc=$?
 has "$work/err" "run_target.worker (~2x)" "two worker threads sampled"
 has "$work/err" "Times are per thread" "threads running one region: per-thread rule stated"
 
-# 7. Usage.
+# 7. No debug information (built without -g, as a plain Release build is):
+#    functions are named from the symbol table alone ("kernel_a", never the
+#    executable's name as a module), and the run says once why file names
+#    are missing and how to get them, traced and sampled alike.
+for v in "$nog_plain" "$nog_instr"; do
+  "$sp" run -o "$work/ng.h5" "$v" normal 200 >/dev/null 2>"$work/err" || fail "no -g run of $v"
+  has "$work/err" "─ solve" "no -g: solve named by its symbol"
+  has "$work/err" "─ kernel_a" "no -g: kernel_a named by its symbol"
+  lacks "$work/err" "modes_run_target_nog" "no -g: the executable's name is no module"
+  has "$work/err" "warning: no debug information in .*(compiled without -g).*compile with -g" \
+    "no -g: the run says why"
+  [ "$(grep -c "no debug information" "$work/err")" = 1 ] || fail "no -g: said more than once"
+done
+
+# 8. Usage.
 "$sp" run >/dev/null 2>"$work/err"
 [ $? = 2 ] || fail "missing PROGRAM is a usage error"
 has "$work/err" "missing PROGRAM" "message for missing PROGRAM"

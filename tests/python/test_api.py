@@ -255,6 +255,43 @@ finally:
 check("│ lines " in out.getvalue() and "Function: hot at line" in out.getvalue(),
       "finalize(verbose) with sys.stdout replaced prints the tree and the table there")
 
+# The line table is stored in the file: the `line-profile` finalize suggests
+# shows it (hits and measured times, under the region that names the
+# function, and under the decorated function's own region).
+lines_h5 = os.path.join(WORK, "lines.h5")
+PM.setup(file_path=lines_h5, use_line_profiler=True)
+with PM.region("lines", functions=[hot]):
+    hot(100)
+
+
+@PM.profile
+def decorated(n):
+    return sum(i * i for i in range(n))
+
+
+decorated(50)
+PM.finalize(verbose=False)
+check(read_h5(lines_h5).metadata("line_tracer", "").startswith("python"),
+      "the file says a line tracer measured its lines")
+cli = os.environ.get("SP_CLI")
+if cli:
+    lp = subprocess.run([cli, "line-profile", "--region", "^lines$", lines_h5],
+                        capture_output=True, text=True)
+    loop = f"test_api.py:{first + 3}  (hot)"
+    row = [ln for ln in lp.stdout.splitlines() if loop in ln]
+    check(lp.returncode == 0 and " hits, " in lp.stdout,
+          f"line-profile reads the stored table ({lp.returncode}: {lp.stdout[:300]}{lp.stderr})")
+    check(len(row) == 1 and row[0].split()[3] == "100",
+          f"the loop body's 100 hits in the file: {row}")
+    check("Hits are the line's executions and times are measured" in lp.stdout,
+          "line-profile calls them hits, measured")
+    lp = subprocess.run([cli, "line-profile", "--region", "decorated", lines_h5],
+                        capture_output=True, text=True)
+    check(lp.returncode == 0 and "(decorated)" in lp.stdout,
+          f"a decorated function's lines are under its region: {lp.stdout[:300]}{lp.stderr}")
+else:
+    check(False, "SP_CLI is not set: the stored line table cannot be checked")
+
 # ---- files -------------------------------------------------------------------
 path = os.path.join(WORK, "api.h5")
 from pathlib import Path  # noqa: E402

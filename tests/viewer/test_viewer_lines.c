@@ -4,10 +4,13 @@
  * (examples/line_example): the hot line leads the table with most of the
  * region's samples, rows are ranked by samples, the source text is read, one
  * rank shows the same as all ranks merged on a one-rank run; a run without
- * line samples shows the empty state; the page never offers a chart export.
+ * line samples shows the empty state; a line tracer's table (hits, measured
+ * times) shows each line's share of the time; the page never offers a chart
+ * export.
  *
  * usage (under xvfb-run): test_viewer_lines LINE.h5 NO_LINES.h5
  */
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
 #include "sp-line-item.h"
@@ -164,6 +167,42 @@ static void test_no_line_data(void)
     gtk_window_destroy(GTK_WINDOW(win));
 }
 
+/* A line tracer's table (the Python module's): hits are executions, so the
+ * share of a line is its share of the time, not of the hits. */
+static void test_traced_lines(void)
+{
+    g_autofree char *dir = g_dir_make_tmp("sp-traced-XXXXXX", NULL);
+    g_autofree char *path = g_build_filename(dir, "traced.h5", NULL);
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    sp_region *r = sp_region_get("solve");
+    sp_region_begin(r);
+    sp_region_end(r);
+    /* Many cheap hits against few expensive ones. */
+    ASSERT_EQ_I(sp_lines_add(r, "solver.py", 10, "solve", 1000, 1000000), 0);
+    ASSERT_EQ_I(sp_lines_add(r, "solver.py", 11, "solve", 10, 9000000), 0);
+    ASSERT_EQ_I(sp_metadata_set("line_tracer", "python line tracer (PyEval_SetTrace)"), 0);
+    ASSERT_EQ_I(sp_finalize(false, NULL), 0);
+
+    SpViewerWindow *win = open_window(path);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    SpLinesPage *page = lines_page(win);
+    ASSERT(sp_lines_page_has_table(page));
+    GListModel *rows = sp_lines_page_get_rows(page);
+    ASSERT_EQ_U(g_list_model_get_n_items(rows), 2);
+    for (guint i = 0; i < 2; i++) {
+        g_autoptr(SpLineItem) item = g_list_model_get_item(rows, i);
+        int line = sp_line_item_get_lineno(item);
+        ASSERT_EQ_U(sp_line_item_get_samples(item), line == 10 ? 1000 : 10);
+        ASSERT_NEAR(sp_line_item_get_fraction(item), line == 10 ? 0.1 : 0.9, 1e-9);
+    }
+    gtk_window_destroy(GTK_WINDOW(win));
+    g_unlink(path);
+    g_rmdir(dir);
+}
+
 static void test_no_export_on_lines(void)
 {
     SpViewerWindow *win = open_window(line_path);
@@ -196,6 +235,7 @@ int main(int argc, char **argv)
     sp_viewer_settings_add_source_dir(SP_EXAMPLES_DIR);
     RUN(test_hot_line_first);
     RUN(test_no_line_data);
+    RUN(test_traced_lines);
     RUN(test_no_export_on_lines);
     return sp_test_summary();
 }

@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: MIT
-"""python3 -m scope_profiler run [-o FILE] [--all] [-q] (SCRIPT | -m MODULE) [ARGS...]
+"""python3 -m scope_profiler run [-o FILE] [--all] [--include-package NAME]... [-q]
+                              (SCRIPT | -m MODULE) [ARGS...]
 
 What ``scope-profiler run script.py`` executes: profile a Python script that
 was never edited. Every Python function call becomes a call of the region
-"<module>.<qualname>"; the standard library and site-packages are skipped
-unless --all. The summary goes to stderr; the exit status is the script's."""
+"<module>.<qualname>"; the standard library and installed packages
+(site-packages, dist-packages) are skipped unless --all, or named with
+--include-package (repeatable; -m MODULE's own package is traced anyway).
+The summary goes to stderr; the exit status is the script's."""
 import os
 import sys
 
-USAGE = ("usage: python3 -m scope_profiler run [-o FILE] [--all] [-q] "
-         "(SCRIPT | -m MODULE) [ARGS...]")
+USAGE = ("usage: python3 -m scope_profiler run [-o FILE] [--all] [--include-package NAME]... "
+         "[-q] (SCRIPT | -m MODULE) [ARGS...]")
 
 
 def main(argv):
@@ -19,7 +22,7 @@ def main(argv):
     if argv[0] != "run":
         print(f"scope_profiler: unknown command '{argv[0]}'\n{USAGE}", file=sys.stderr)
         return 2
-    out, all_code, quiet, module = "profiling_data.h5", False, False, False
+    out, all_code, quiet, module, include = "profiling_data.h5", False, False, False, []
     i = 1
     while i < len(argv):
         a = argv[i]
@@ -28,6 +31,12 @@ def main(argv):
             i += 2
         elif a.startswith("--output="):
             out = a.split("=", 1)[1]
+            i += 1
+        elif a == "--include-package" and i + 1 < len(argv):
+            include.append(argv[i + 1])
+            i += 2
+        elif a.startswith("--include-package="):
+            include.append(a.split("=", 1)[1])
             i += 1
         elif a in ("-a", "--all"):
             all_code, i = True, i + 1
@@ -58,7 +67,7 @@ def main(argv):
         return 2
     from scope_profiler import ProfileManager
     return ProfileManager.run_script(argv[i], argv[i + 1:], file_path=out, all=all_code,
-                                     module=module, verbose=not quiet)
+                                     module=module, verbose=not quiet, include=include)
 
 
 if __name__ == "__main__":

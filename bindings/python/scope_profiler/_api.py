@@ -123,16 +123,20 @@ class ProfileManager:
 
     @staticmethod
     def run_script(script, args=(), *, file_path="profiling_data.h5", all=False, module=False,
-                   verbose=True):
+                   verbose=True, include=()):
         """Profile a script that was never edited (``scope-profiler run``).
 
         Every Python function call becomes a call of the region
         ``<module>.<qualname>`` (``__main__.<module>`` is the script itself),
         on every thread the script starts. Code of the standard library and
-        site-packages is skipped unless ``all=True``. ``module=True`` runs
-        ``script`` as a module name (``python -m``). Writes ``file_path``,
-        prints the summary to stderr when verbose, and returns the script's
-        exit status (its exceptions are printed, status 1)."""
+        of installed packages (site-packages, dist-packages) is skipped
+        unless ``all=True`` or its top-level package is named in
+        ``include`` (``("networkx",)``); ``module=True`` runs ``script`` as a
+        module name (``python -m``) and traces its package even when it is
+        installed. Writes ``file_path``, prints the summary to stderr when
+        verbose (and, when the filter left almost every call out, which
+        packages had them), and returns the script's exit status (its
+        exceptions are printed, status 1)."""
         from . import _run
         return _run.run_script(script, args, file_path=file_path, all=all, module=module,
-                               verbose=verbose)
+                               verbose=verbose, include=include)

@@ -88,6 +88,7 @@ typedef struct spy_codeinfo {
     sp_region *region;     /* "<module>.<qualname>", resolved on first trace */
     unsigned long run_gen; /* run filter decision below is for this run */
     signed char run_skip;  /* scope-profiler run: 1 skip (stdlib...), 0 trace */
+    short run_group;       /* skipped: its package's row (spy_runfilter.c), or -1 */
     spy_linestats *lines;  /* line-profiled: per-line hits and time, or NULL */
 } spy_codeinfo;
 
@@ -110,9 +111,23 @@ PyObject *spy_fn_thread_installer(PyObject *m, PyObject *args);
 /* Stop this thread's callee tracing whatever its counts (setup, finalize). */
 void spy_trace_stop_thread(void);
 
+/* scope-profiler run's filter (spy_runfilter.c): skip code whose file name
+ * starts with one of `prefixes` (kinds: internal, stdlib, package,
+ * generated; the longest match decides) unless its package is in `include`.
+ * set: 0, or -1 with an exception. skips: cached per code object; counts
+ * the skipped call per package (trace_skipped()). */
+int spy_runfilter_set(PyObject *prefixes, PyObject *kinds, PyObject *include);
+void spy_runfilter_clear(void);
+bool spy_runfilter_skips(spy_codeinfo *ci, PyCodeObject *code);
+PyObject *spy_fn_trace_skipped(PyObject *m, PyObject *unused);
+
 /* Line profiling: register a function (or code object) so its lines are
- * timed while line tracing is on; 0 or -1 with an exception. */
-int spy_lines_register(PyObject *fn);
+ * timed while line tracing is on, stored in the file as lines of `region`
+ * (the first region that registers it); 0 or -1 with an exception. */
+int spy_lines_register(PyObject *fn, sp_region *region);
+/* Hand this session's line timings to the library (sp_lines_add) before
+ * sp_finalize, so the file holds them. 0, or -1 with an exception. */
+int spy_lines_store(void);
 /* Line tracing on/off for this thread (nested calls count). */
 int spy_lines_enter(void);
 void spy_lines_exit(void);

@@ -54,6 +54,7 @@ spy_codeinfo *spy_codeinfo_get(PyObject *code, bool create)
     if (!ci)
         return NULL;
     ci->run_skip = -1;
+    ci->run_group = -1;
     if (SPY_SET_EXTRA(code, extra_index, ci) != 0) {
         PyErr_Clear();
         free(ci);

@@ -37,7 +37,7 @@ static PyObject *call_extra(spy_profiled *p, PyObject *const *args, size_t nargs
     bool lines = false;
     if (spy.extra & SPY_X_LINES) {
         if (p->lines == 0) { /* decorated before this line-profiling session */
-            p->lines = spy_lines_register(p->func) == 0 ? 1 : -1;
+            p->lines = spy_lines_register(p->func, p->h) == 0 ? 1 : -1;
             if (p->lines < 0)
                 PyErr_Clear(); /* not Python code: timed only */
         }
@@ -199,7 +199,7 @@ static PyObject *decorate(PyObject *func, PyObject *name, int recursive)
     Py_DECREF(region);
     PyObject_GC_Track(p);
     if (spy.mode == SPY_LINES) {
-        p->lines = spy_lines_register(func) == 0 ? 1 : -1;
+        p->lines = spy_lines_register(func, p->h) == 0 ? 1 : -1;
         if (p->lines < 0)
             PyErr_Clear();
     }

@@ -32,6 +32,7 @@ struct spy_linestats {
     int first; /* line number of rows[0] (the code's first line) */
     int nrows;
     row *rows;
+    sp_region *region; /* the file's lines are stored under this region */
 };
 
 typedef struct lframe {
@@ -123,7 +124,7 @@ static PyObject *code_of(PyObject *fn)
     return NULL;
 }
 
-int spy_lines_register(PyObject *fn)
+int spy_lines_register(PyObject *fn, sp_region *region)
 {
     PyObject *code = code_of(fn);
     if (!code)
@@ -140,6 +141,7 @@ int spy_lines_register(PyObject *fn)
             rc = -1;
         } else {
             ls->first = ((PyCodeObject *)code)->co_firstlineno;
+            ls->region = region;
             ci->lines = ls;
             if (!registry && !(registry = PyList_New(0)))
                 rc = -1;
@@ -159,6 +161,44 @@ void spy_lines_reset(void)
         if (ci && ci->lines && ci->lines->rows)
             memset(ci->lines->rows, 0, (size_t)ci->lines->nrows * sizeof(row));
     }
+}
+
+int spy_lines_store(void)
+{
+    Py_ssize_t n = registry ? PyList_GET_SIZE(registry) : 0;
+    bool any = false;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyCodeObject *code = (PyCodeObject *)PyList_GET_ITEM(registry, i);
+        spy_codeinfo *ci = spy_codeinfo_get((PyObject *)code, false);
+        if (!ci || !ci->lines || !ci->lines->region)
+            continue;
+#if PY_VERSION_HEX >= 0x030B0000
+        PyObject *qual = code->co_qualname;
+#else
+        PyObject *qual = code->co_name;
+#endif
+        const char *file = PyUnicode_AsUTF8(code->co_filename), *fn = PyUnicode_AsUTF8(qual);
+        if (!file || !fn)
+            return -1;
+        for (int j = 0; j < ci->lines->nrows; j++) {
+            const row *r = &ci->lines->rows[j];
+            if (r->hits == 0 && r->ns == 0)
+                continue;
+            int rc = sp_lines_add(ci->lines->region, file, ci->lines->first + j, fn, r->hits,
+                                  r->ns);
+            if (rc != 0) {
+                spy_raise(rc);
+                return -1;
+            }
+            any = true;
+        }
+    }
+    /* Readers call these counts executions and the times measured. */
+    if (any && sp_metadata_set("line_tracer", "python line tracer (PyEval_SetTrace)") != 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
 }
 
 /* line_stats() -> [(code, [(line, hits, ns), ...]), ...] for every registered

@@ -174,6 +174,15 @@ static PyObject *fn_finalize(PyObject *m, PyObject *args, PyObject *kw)
     }
     spy_trace_stop_thread();
     spy_lines_stop_thread();
+    /* The line timings go into the file (line-profile, the viewer); if
+     * that fails, the rest of the run is still written. */
+    if (spy.mode == SPY_LINES && spy_lines_store() != 0) {
+        PyErr_Clear();
+        if (PyErr_WarnFormat(PyExc_RuntimeWarning, 1,
+                             "scope_profiler: line timings not stored in the file: %s",
+                             sp_last_error()) != 0)
+            return NULL;
+    }
     if (verbose) {
         PyObject *out = PySys_GetObject("stdout");
         PyObject *r = out && out != Py_None ? PyObject_CallMethod(out, "flush", NULL) : NULL;
@@ -197,6 +206,18 @@ static PyObject *fn_finalize(PyObject *m, PyObject *args, PyObject *kw)
     if (!run)
         Py_RETURN_NONE;
     return spy_run_wrap(run, NULL);
+}
+
+/* metadata_set(key, value): a fact stored with the session's run (str). */
+static PyObject *fn_metadata_set(PyObject *m, PyObject *args)
+{
+    const char *key, *value;
+    if (!PyArg_ParseTuple(args, "ss:metadata_set", &key, &value))
+        return NULL;
+    int rc = sp_metadata_set(key, value);
+    if (rc != 0)
+        return spy_raise(rc);
+    Py_RETURN_NONE;
 }
 
 static PyObject *fn_session_active(PyObject *m, PyObject *unused)
@@ -227,11 +248,16 @@ static PyMethodDef module_methods[] = {
     {"line_stats", spy_fn_line_stats, METH_NOARGS,
      "line_stats(): [(code, [(line, hits, ns), ...]), ...] of this session."},
     {"trace_start", (PyCFunction)(void (*)(void))spy_fn_trace_start, METH_VARARGS | METH_KEYWORDS,
-     "trace_start(filter, skip_prefixes): trace every Python call (run_script)."},
+     "trace_start(filter, skip_prefixes, kinds, include=()): trace every Python call "
+     "(run_script)."},
+    {"trace_skipped", spy_fn_trace_skipped, METH_NOARGS,
+     "trace_skipped(): [(package, kind, calls), ...] the run's filter left out."},
     {"trace_stop", spy_fn_trace_stop, METH_NOARGS, "trace_stop(): end trace_start()."},
     {"thread_installer", spy_fn_thread_installer, METH_VARARGS,
      "The threading.setprofile() hook of run_script."},
     {"session_active", fn_session_active, METH_NOARGS, "True between setup() and finalize()."},
+    {"metadata_set", fn_metadata_set, METH_VARARGS,
+     "metadata_set(key, value): store a run fact (str) with the session."},
     {"mode", fn_mode, METH_NOARGS, "none, disabled, time_only, full or lines."},
     {NULL, NULL, 0, NULL}};
 

@@ -286,7 +286,7 @@ static int add_functions(spy_region *r, PyObject *fns)
     }
     PyObject *fn;
     while ((fn = PyIter_Next(it))) {
-        int rc = spy_lines_register(fn);
+        int rc = spy_lines_register(fn, r->h);
         if (rc == 0)
             rc = PyList_Append(r->functions, fn);
         Py_DECREF(fn);

@@ -41,10 +41,8 @@ typedef struct tracer {
     PyObject *prev_obj;
 } tracer;
 
-static bool run_active;        /* a run is tracing */
-static bool run_filter;        /* ... and skips the prefixes below */
-static PyObject *run_prefixes; /* tuple of str: file name prefixes to skip */
-static unsigned long run_gen;  /* counts runs: invalidates cached decisions */
+static bool run_active; /* a run is tracing */
+static bool run_filter; /* ... and skips what spy_runfilter.c says */
 
 static int profile_hook(PyObject *obj, PyFrameObject *frame, int what, PyObject *arg);
 
@@ -136,34 +134,13 @@ static sp_region *name_region(PyCodeObject *code, PyFrameObject *frame)
     return r;
 }
 
-static signed char run_skips(PyCodeObject *code)
-{
-    PyObject *file = code->co_filename;
-    Py_ssize_t n = run_prefixes ? PyTuple_GET_SIZE(run_prefixes) : 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        Py_ssize_t m =
-            PyUnicode_Tailmatch(file, PyTuple_GET_ITEM(run_prefixes, i), 0, PY_SSIZE_T_MAX, -1);
-        if (m == 1)
-            return 1;
-        if (m < 0)
-            PyErr_Clear();
-    }
-    return 0;
-}
-
 static sp_region *code_region(PyCodeObject *code, PyFrameObject *frame)
 {
     spy_codeinfo *ci = spy_codeinfo_get((PyObject *)code, true);
     if (!ci)
         return NULL;
-    if (run_filter) {
-        if (ci->run_gen != run_gen) {
-            ci->run_skip = run_skips(code);
-            ci->run_gen = run_gen;
-        }
-        if (ci->run_skip)
-            return NULL;
-    }
+    if (run_filter && spy_runfilter_skips(ci, code))
+        return NULL;
     if (!ci->region)
         ci->region = name_region(code, frame);
     return ci->region;
@@ -275,27 +252,28 @@ void spy_trace_stop_thread(void)
 
 /* ---- scope-profiler run ---- */
 
-/* trace_start(filter, skip_prefixes): trace every Python call of this
- * thread until trace_stop(); with filter, skip code whose file name starts
- * with one of skip_prefixes. (threading.setprofile(thread_installer) is the
- * caller's part.) */
+/* trace_start(filter, skip_prefixes, kinds, include=()): trace every
+ * Python call of this thread until trace_stop(); with filter, skip code
+ * whose file name starts with one of skip_prefixes (of the kinds given, one
+ * per prefix) unless its package is in include (spy_runfilter.c).
+ * (threading.setprofile(thread_installer) is the caller's part.) */
 PyObject *spy_fn_trace_start(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"filter", "skip_prefixes", NULL};
+    static char *kwlist[] = {"filter", "skip_prefixes", "kinds", "include", NULL};
     int filter = 1;
-    PyObject *prefixes = NULL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "pO!:trace_start", kwlist, &filter, &PyTuple_Type,
-                                     &prefixes))
+    PyObject *prefixes = NULL, *kinds = NULL, *include = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "pO!O!|O:trace_start", kwlist, &filter,
+                                     &PyTuple_Type, &prefixes, &PyTuple_Type, &kinds, &include))
         return NULL;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(prefixes); i++)
-        if (!PyUnicode_Check(PyTuple_GET_ITEM(prefixes, i)))
-            return PyErr_Format(PyExc_TypeError, "skip_prefixes must hold str");
+    PyObject *none = include ? NULL : PyTuple_New(0);
+    int rc = spy_runfilter_set(prefixes, kinds, include ? include : none);
+    Py_XDECREF(none);
+    if (rc != 0)
+        return NULL;
     tracer *t = thread_tracer();
     if (!t && !(t = tracer_install(true)))
         return NULL;
-    Py_XSETREF(run_prefixes, Py_NewRef(prefixes));
     run_filter = filter;
-    run_gen++;
     run_active = true;
     t->run = true;
     Py_RETURN_NONE;
