@@ -7,7 +7,6 @@
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "export.h"
-#include "export_otf2.h"
 #include "export_select.h"
 #include "plot_args.h"
 
@@ -35,83 +34,29 @@ static const char export_usage[] =
     "                per thread, a slice per call\n"
     "  caliper-json  OUT is Caliper's json-split (Hatchet, Thicket): the call tree\n"
     "                with time (inc), time and Calls per rank (mpi.rank)\n"
-    "For the single-file formats OUT may be - (standard output).\n"
-    "otf2 and perfetto stream the calls (any length of run); with --from, --to\n"
-    "and --top-n they write a part of it.\n\n"
+    "For the single-file formats OUT may be - (standard output). otf2 and\n"
+    "perfetto stream the calls from FILE, so any run can be written.\n\n"
     "Options:\n"
     "  -o, --output OUT     where to write (required)\n"
     "  -r, --ranks LIST     only these ranks, e.g. 0-3,5\n"
     "  -i, --include RE     only regions whose name matches RE (POSIX extended)\n"
     "  -e, --exclude RE     leave out regions whose name matches RE\n"
+    "  -n, --top N          otf2, perfetto: only the N regions with the most total\n"
+    "                       time (their callees stay, one level up)\n"
+    "      --from SEC       otf2, perfetto: only calls still running at SEC seconds\n"
+    "                       of run time (since the run's first call) ...\n"
+    "      --to SEC         ... and started by SEC\n"
     "      --unit ns|us     collapsed: the unit of the values (default ns)\n"
-    "      --from SEC       otf2, perfetto: only calls that end at or after SEC\n"
-    "                       seconds from the run's first call\n"
-    "      --to SEC         otf2, perfetto: only calls that start at or before SEC\n"
-    "      -n, --top-n N    otf2, perfetto: only the N regions with the most time\n"
-    "                       (after --include/--exclude; other calls are left out,\n"
-    "                       their callees stay)\n"
     "  -h, --help           show this help\n"
     "The paths written are printed, one per line.\n";
 
-typedef enum {
-    F_CSV, F_JSON, F_PLOT_DATA, F_CHROME, F_SPEEDSCOPE, F_COLLAPSED, F_OTF2, F_PERFETTO, F_CALIPER
-} export_format;
-static const char *const format_names[] = {"csv",        "json",      "plot-data",
-                                           "chrome-trace", "speedscope", "collapsed",
-                                           "otf2",       "perfetto",  "caliper-json"};
-#define FORMAT_LIST "csv, json, plot-data, chrome-trace, speedscope, collapsed, otf2, perfetto, " \
-                    "caliper-json"
+typedef enum { F_CSV, F_JSON, F_PLOT_DATA, F_CHROME, F_SPEEDSCOPE, F_COLLAPSED } export_format;
+static const char *const format_names[] = {"csv",          "json",       "plot-data",
+                                           "chrome-trace", "speedscope", "collapsed"};
 
 static void print_path(const char *path)
 {
     printf("%s\n", path);
-}
-
-/* otf2 and perfetto: the calls streamed from the file. */
-static int export_trace(export_format fmt, const char *verb, const char *path, const char *out,
-                        const sp__selection *sel, const sp__window_opts *win)
-{
-    if (fmt == F_OTF2 && strcmp(out, "-") == 0)
-        return sp__cli_usage_error(verb, "otf2 writes a directory; -o - is not possible");
-    sp__trace_input in;
-    int rc = sp__trace_input_open(verb, path, sel, win, &in);
-    if (rc)
-        return rc;
-    int err = fmt == F_OTF2 ? sp__export_otf2(&in, out, NULL, print_path)
-                            : sp__export_perfetto(&in, out, print_path, NULL, NULL);
-    sp__trace_input_close(&in);
-    if (err) {
-        sp__cli_error("%s", sp_last_error());
-        return err == SP_ENOTSUP ? SP_CLI_EXIT_USAGE : SP_CLI_EXIT_FAILURE;
-    }
-    return sp__cli_finish_output(SP_CLI_EXIT_OK);
-}
-
-/* caliper-json: aggregates only, read aggregate-first. */
-static int export_caliper(const char *verb, const char *path, const char *out,
-                          const sp__selection *sel)
-{
-    if (sel->include || sel->exclude)
-        return sp__cli_usage_error(verb, "caliper-json writes the whole call tree: "
-                                         "--include/--exclude do not apply (--ranks does)");
-    sp_run *run = sp__cli_open_agg(path, 0);
-    if (!run)
-        return SP_CLI_EXIT_USAGE;
-    bool *keep = calloc(run->nranks + 1, sizeof *keep);
-    int rc = keep ? 0 : SP_CLI_EXIT_FAILURE;
-    for (size_t i = 0; rc == 0 && i < sel->ranks.n; i++)
-        if (sel->ranks.r[i].lo < 0 || (size_t)sel->ranks.r[i].hi >= run->nranks)
-            rc = sp__cli_usage_error(verb, "--ranks: rank %ld is not in %s (%zu ranks)",
-                                     sel->ranks.r[i].hi, path, run->nranks);
-    for (size_t r = 0; rc == 0 && r < run->nranks; r++)
-        keep[r] = sp__rank_list_has(&sel->ranks, (long)r);
-    if (rc == 0 && sp__export_caliper(run, keep, out, print_path)) {
-        sp__cli_error("%s", sp_last_error());
-        rc = SP_CLI_EXIT_FAILURE;
-    }
-    free(keep);
-    sp_run_free(run);
-    return rc ? rc : sp__cli_finish_output(SP_CLI_EXIT_OK);
 }
 
 int sp__cmd_export(int argc, char **argv)
@@ -122,9 +67,9 @@ int sp__cmd_export(int argc, char **argv)
                                              {"include", required_argument, NULL, 'i'},
                                              {"exclude", required_argument, NULL, 'e'},
                                              {"unit", required_argument, NULL, OPT_UNIT},
+                                             {"top", required_argument, NULL, 'n'},
                                              {"from", required_argument, NULL, SP__OPT_FROM},
                                              {"to", required_argument, NULL, SP__OPT_TO},
-                                             {"top-n", required_argument, NULL, SP__OPT_TOP_N},
                                              {"help", no_argument, NULL, 'h'},
                                              {0, 0, 0, 0}};
     const char *out = NULL;
@@ -147,8 +92,7 @@ int sp__cmd_export(int argc, char **argv)
         case 'n':
         case SP__OPT_FROM:
         case SP__OPT_TO:
-        case SP__OPT_TOP_N:
-            if (sp__window_option(&win, c == 'n' ? SP__OPT_TOP_N : c, optarg, argv[0]))
+            if (sp__window_option(&win, c, optarg, argv[0]))
                 return SP_CLI_EXIT_USAGE;
             break;
         case OPT_UNIT:
@@ -164,27 +108,38 @@ int sp__cmd_export(int argc, char **argv)
         }
     }
     if (argc - optind < 1)
-        return sp__cli_usage_error(argv[0], "missing FORMAT (" FORMAT_LIST ")");
+        return sp__cli_usage_error(argv[0], "missing FORMAT (csv, json, plot-data, chrome-trace, "
+                                            "speedscope, collapsed, " SP__TOOL_FORMATS ")");
     const char *fname = argv[optind];
+    int tool = sp__tool_format(fname); /* otf2, perfetto, caliper-json: export_tools.c */
+    if (tool >= 0) {
+        optind++;
+        int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
+        if (rc)
+            return rc;
+        if (!out)
+            return sp__cli_usage_error(argv[0], "missing -o OUT");
+        return sp__export_tool(tool, argv[0], argv[optind], out, &sel, &win);
+    }
+    if (win.has_from || win.has_to || win.top_n)
+        return sp__cli_usage_error(argv[0], "--from, --to and --top go with otf2 and perfetto");
     int fmt = -1;
     for (int k = 0; k < (int)(sizeof format_names / sizeof *format_names); k++)
         if (strcmp(fname, format_names[k]) == 0)
             fmt = k;
     if (fmt < 0)
-        return sp__cli_usage_error(argv[0], "unknown format '%s' (valid: " FORMAT_LIST ")", fname);
+        return sp__cli_usage_error(
+            argv[0],
+            "unknown format '%s' (valid: csv, json, plot-data, chrome-trace, "
+            "speedscope, collapsed, " SP__TOOL_FORMATS ")",
+            fname);
     optind++;
     int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
     if (rc)
         return rc;
     if (!out)
         return sp__cli_usage_error(argv[0], "missing -o OUT");
-    if ((win.has_from || win.has_to || win.top_n) && fmt != F_OTF2 && fmt != F_PERFETTO)
-        return sp__cli_usage_error(argv[0], "--from, --to and --top-n go with otf2 and perfetto");
-    if (fmt == F_OTF2 || fmt == F_PERFETTO)
-        return export_trace((export_format)fmt, argv[0], argv[optind], out, &sel, &win);
-    if (fmt == F_CALIPER)
-        return export_caliper(argv[0], argv[optind], out, &sel);
-    if ((fmt == F_CSV || fmt == F_PLOT_DATA || fmt == F_OTF2) && strcmp(out, "-") == 0)
+    if ((fmt == F_CSV || fmt == F_PLOT_DATA) && strcmp(out, "-") == 0)
         return sp__cli_usage_error(argv[0], "%s writes a directory; -o - is not possible",
                                    format_names[fmt]);
     sp_region_filter *filter;
@@ -220,10 +175,6 @@ int sp__cmd_export(int argc, char **argv)
         case F_COLLAPSED:
             err = sp__export_collapsed(sub, out, us, print_path);
             break;
-        case F_OTF2:
-        case F_PERFETTO:
-        case F_CALIPER:
-            break; /* handled above, from the stream or the aggregates */
         }
         if (err) {
             sp__cli_error("%s", sp_last_error());

@@ -642,6 +642,9 @@ static int write_archive(sp__otf2 *w, const char *path)
     if (host)
         OTF2_TRY(OTF2_Archive_SetMachineName(w->archive, host), "setting up the archive");
     int rc = stream_events(w);
+    if (rc == 0 && !w->any_ts) /* OTF2 readers refuse an archive without locations */
+        rc = sp__error(SP_ENOENT, "nothing to write: no call of the run is in the selection "
+                                  "(--ranks, --include/--exclude, --top, --from/--to)");
     return rc ? rc : write_definitions(w);
 }
 

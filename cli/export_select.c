@@ -27,8 +27,8 @@ int sp__window_option(sp__window_opts *w, int c, const char *arg, const char *ve
             w->to_s = v;
         }
         break;
-    case SP__OPT_TOP_N:
-        if (sp__count_parse(arg, "--top-n", 1000000, &w->top_n))
+    case 'n':
+        if (sp__count_parse(arg, "--top", 1000000000, &w->top_n))
             return sp__cli_usage_error(verb, "%s", sp_last_error());
         break;
     }
@@ -52,33 +52,9 @@ static int pick_ranks(const char *verb, const char *path, const sp_run *run,
     return 0;
 }
 
-/* A region's time for --top-n: the sum over the selected ranks of each
- * rank's total (recursion counted once). */
-static int64_t region_time(const sp_agg *a, int32_t g)
-{
-    int64_t t = 0;
-    for (size_t r = 0; r < a->nranks; r++) {
-        const sp_agg_region *ar = a->ranks[r].read ? sp_agg_rank_region(&a->ranks[r], g) : NULL;
-        if (ar)
-            t += ar->total_ns;
-    }
-    return t;
-}
-
-typedef struct ranked {
-    int32_t id;
-    int64_t t;
-} ranked;
-
-static int by_time_desc(const void *x, const void *y)
-{
-    const ranked *a = x, *b = y;
-    if (a->t != b->t)
-        return a->t < b->t ? 1 : -1;
-    return a->id - b->id;
-}
-
-/* regions[]: the filter's matches, cut to the top n by time (n = 0: all). */
+/* regions[]: the filter's matches, cut to the top n by total time (n = 0:
+ * all), in the order inspect sorts them (sp_run_sorted_regions: total
+ * time, then name), as the other exports' --top. */
 static int pick_regions(sp__trace_input *in, const sp_region_filter *f, long top_n)
 {
     const sp_run *run = in->run;
@@ -87,22 +63,20 @@ static int pick_regions(sp__trace_input *in, const sp_region_filter *f, long top
         return 0;
     }
     in->regions = calloc(run->nregions ? run->nregions : 1, sizeof *in->regions);
-    ranked *order = calloc(run->nregions ? run->nregions : 1, sizeof *order);
-    if (!in->regions || !order) {
-        free(order);
+    int32_t *ids = NULL;
+    long n = in->regions ? sp_run_sorted_regions(run, SP_SORT_TOTAL, f, &ids) : -1;
+    if (n < 0) {
+        free(ids);
         return sp__error(SP_ENOMEM, "out of memory");
     }
-    size_t n = 0;
-    for (size_t g = 0; g < run->nregions; g++)
-        if (!f || sp_region_filter_match(f, run->region_names[g]))
-            order[n++] = (ranked){(int32_t)g, region_time(run->agg, (int32_t)g)};
-    qsort(order, n, sizeof *order, by_time_desc);
-    if (top_n > 0 && (size_t)top_n < n)
-        n = (size_t)top_n;
-    for (size_t i = 0; i < n; i++)
-        in->regions[order[i].id] = true;
-    in->nregions_shown = n;
-    free(order);
+    size_t kept = 0;
+    for (long i = 0; i < n; i++)
+        if (top_n <= 0 || (long)kept < top_n) {
+            in->regions[ids[i]] = true;
+            kept++;
+        }
+    in->nregions_shown = kept;
+    free(ids);
     return 0;
 }
 

@@ -18,19 +18,22 @@
 #include "sp_events.h"
 #include "sp_trace_stream.h"
 
-/* --from / --to / --top-n as given. */
+/* --from / --to / --top as given (the same options, with the same meaning,
+ * as the other timeline exports: calls still running at --from and started
+ * by --to; the N regions with the most total time). */
 typedef struct sp__window_opts {
     bool has_from, has_to;
     double from_s, to_s; /* seconds after the run's first call */
     long top_n;          /* 0: every region */
 } sp__window_opts;
 
-/* Option ids of the long options --from, --to and --top-n in a verb's
- * option table (values outside any short option). */
-enum { SP__OPT_FROM = 1100, SP__OPT_TO, SP__OPT_TOP_N };
+/* Option ids of the long options --from and --to in a verb's option table
+ * (values outside any short option); --top is 'n'. */
+enum { SP__OPT_FROM = 1100, SP__OPT_TO };
 
-/* Option c (SP__OPT_*) with its value arg into w. 0, or SP_CLI_EXIT_USAGE
- * after reporting a bad value as a usage error of verb. */
+/* Option c (SP__OPT_FROM, SP__OPT_TO or 'n') with its value arg into w. 0,
+ * or SP_CLI_EXIT_USAGE after reporting a bad value as a usage error of
+ * verb. */
 int sp__window_option(sp__window_opts *w, int c, const char *arg, const char *verb);
 
 /* A run opened for a timeline export. */
@@ -55,5 +58,18 @@ int sp__trace_input_open(const char *verb, const char *path, const sp__selection
                          const sp__window_opts *w, sp__trace_input *in);
 
 void sp__trace_input_close(sp__trace_input *in);
+
+/* ---- the formats other tools read (export_tools.c) ---- */
+
+#define SP__TOOL_FORMATS "otf2, perfetto, caliper-json"
+
+/* The index of one of those format names, or -1. */
+int sp__tool_format(const char *name);
+
+/* `export FORMAT path -o out` for such a format with the selection sel and
+ * w (caliper-json takes --ranks only). Returns the exit status, after
+ * printing the path written or one line of error. */
+int sp__export_tool(int format, const char *verb, const char *path, const char *out,
+                    const sp__selection *sel, const sp__window_opts *w);
 
 #endif

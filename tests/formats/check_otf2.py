@@ -125,14 +125,25 @@ def main():
         if truth.region_calls.get(name) != n:
             fail("region %s: %d calls in OTF2, export json and inspect say %s" % (name, n, truth.region_calls.get(name)))
     # a window in the middle of the run: the calls overlapping it, whole
+    # a window around the run's middle call: a few percent of the calls
+    starts = sorted(c[0] for w in whole.values() for c in w)
+    mid = starts[len(starts) // 2] - truth.origin
     span = max(c[1] for w in whole.values() for c in w) - truth.origin
-    f0, f1 = 0.4 * span / 1e9, 0.45 * span / 1e9
+    f0, f1 = mid / 1e9, (mid + 0.03 * span) / 1e9
     t0 = truth.origin + round(f0 * 1e9)
     t1 = truth.origin + round(f1 * 1e9)
     check(a.cli, a.run, a.work, truth, "window", ["--from", "%.9f" % f0, "--to", "%.9f" % f1],
           truth.selected(t0, t1))
     top = truth.top_regions(2)
-    check(a.cli, a.run, a.work, truth, "top2", ["--top-n", "2"], truth.selected(regions=top))
+    check(a.cli, a.run, a.work, truth, "top2", ["--top", "2"], truth.selected(regions=top))
+    # a selection without calls is refused (OTF2 readers refuse an archive
+    # without locations), and nothing is left
+    empty = os.path.join(a.work, "empty")
+    p = subprocess.run([a.cli, "export", "otf2", a.run, "-o", empty, "--from", "1e6"],
+                       capture_output=True)
+    if p.returncode != 1 or b"no call of the run is in the selection" not in p.stderr \
+            or os.path.exists(empty):
+        fail("an empty selection: exit %d, %r" % (p.returncode, p.stderr))
     # a directory that is not empty is refused, and left as it was
     p = subprocess.run([a.cli, "export", "otf2", a.run, "-o", a.work], capture_output=True)
     if p.returncode == 0 or b"not empty" not in p.stderr:

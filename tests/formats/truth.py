@@ -93,14 +93,10 @@ class Truth:
         return {k: tuple(v) for k, v in tot.items()}
 
     def top_regions(self, n):
-        """The n regions with the most time (sum over ranks of each rank's
-        total, recursion counted once), as export selects them."""
-        per = []
-        for reg in self.doc["regions"]:
-            t = sum(p.get("total_s", 0) for p in reg.get("per_rank", []))
-            per.append((-t, reg["id"], reg["name"]))
-        per.sort()
-        return {name for _, _, name in per[:n]}
+        """The n regions with the most total time (all ranks), ties by name:
+        the order of inspect --sort total, as export --top selects them."""
+        per = sorted((-reg["total_s"], reg["name"]) for reg in self.doc["regions"])
+        return {name for _, name in per[:n]}
 
 
 def pair_calls(events):
