@@ -112,22 +112,11 @@ int sp__cmd_export(int argc, char **argv)
                                             "speedscope, collapsed, " SP__TOOL_FORMATS ")");
     const char *fname = argv[optind];
     int tool = sp__tool_format(fname); /* otf2, perfetto, caliper-json: export_tools.c */
-    if (tool >= 0) {
-        optind++;
-        int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "FILE");
-        if (rc)
-            return rc;
-        if (!out)
-            return sp__cli_usage_error(argv[0], "missing -o OUT");
-        return sp__export_tool(tool, argv[0], argv[optind], out, &sel, &win);
-    }
-    if (win.has_from || win.has_to || win.top_n)
-        return sp__cli_usage_error(argv[0], "--from, --to and --top go with otf2 and perfetto");
     int fmt = -1;
     for (int k = 0; k < (int)(sizeof format_names / sizeof *format_names); k++)
         if (strcmp(fname, format_names[k]) == 0)
             fmt = k;
-    if (fmt < 0)
+    if (fmt < 0 && tool < 0)
         return sp__cli_usage_error(
             argv[0],
             "unknown format '%s' (valid: csv, json, plot-data, chrome-trace, "
@@ -139,6 +128,10 @@ int sp__cmd_export(int argc, char **argv)
         return rc;
     if (!out)
         return sp__cli_usage_error(argv[0], "missing -o OUT");
+    if (tool >= 0)
+        return sp__export_tool(tool, argv[0], argv[optind], out, &sel, &win);
+    if (win.has_from || win.has_to || win.top_n)
+        return sp__cli_usage_error(argv[0], "--from, --to and --top go with otf2 and perfetto");
     if ((fmt == F_CSV || fmt == F_PLOT_DATA) && strcmp(out, "-") == 0)
         return sp__cli_usage_error(argv[0], "%s writes a directory; -o - is not possible",
                                    format_names[fmt]);

@@ -2,7 +2,7 @@
 /*
  * hybrid_halo.c - an MPI + OpenMP stencil shaped like the hybrid codes the
  * trace formats are for: per rank a strip of rows, halo rows exchanged
- * with MPI_Isend / MPI_Irecv / MPI_Waitall (timed as MPI regions), the
+ * with MPI_Sendrecv (timed as MPI regions), the
  * sweep split over OpenMP threads (each thread's chunk is a region on its
  * own thread), a residual MPI_Allreduce every few steps. Ranks get uneven
  * strips, so some wait.
@@ -14,37 +14,25 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <scope_profiler.h>
 
 #define NX 192
 
 static int rank, size, rows;
-static double *u, *unew, halo_out[2][NX], halo_in[2][NX];
+static double *u, *unew;
 
 #define AT(a, i, j) ((a)[(size_t)(i) * NX + (j)])
 
+/* Both halo rows at once with MPI_Sendrecv (MPI_PROC_NULL at the ends). */
 static void halo_exchange(void)
 {
     SP_FUNCTION();
-    MPI_Request req[4];
-    int n = 0;
-    memcpy(halo_out[0], &AT(u, 1, 0), sizeof halo_out[0]);
-    memcpy(halo_out[1], &AT(u, rows, 0), sizeof halo_out[1]);
-    if (rank > 0) {
-        MPI_Irecv(halo_in[0], NX, MPI_DOUBLE, rank - 1, 1, MPI_COMM_WORLD, &req[n++]);
-        MPI_Isend(halo_out[0], NX, MPI_DOUBLE, rank - 1, 0, MPI_COMM_WORLD, &req[n++]);
-    }
-    if (rank < size - 1) {
-        MPI_Irecv(halo_in[1], NX, MPI_DOUBLE, rank + 1, 0, MPI_COMM_WORLD, &req[n++]);
-        MPI_Isend(halo_out[1], NX, MPI_DOUBLE, rank + 1, 1, MPI_COMM_WORLD, &req[n++]);
-    }
-    MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    if (rank > 0)
-        memcpy(&AT(u, 0, 0), halo_in[0], sizeof halo_in[0]);
-    if (rank < size - 1)
-        memcpy(&AT(u, rows + 1, 0), halo_in[1], sizeof halo_in[1]);
+    int up = rank > 0 ? rank - 1 : MPI_PROC_NULL, down = rank < size - 1 ? rank + 1 : MPI_PROC_NULL;
+    MPI_Sendrecv(&AT(u, 1, 0), NX, MPI_DOUBLE, up, 0, &AT(u, rows + 1, 0), NX, MPI_DOUBLE, down, 0,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&AT(u, rows, 0), NX, MPI_DOUBLE, down, 1, &AT(u, 0, 0), NX, MPI_DOUBLE, up, 1,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
 /* The sweep: every OpenMP thread updates its share of the rows. */
