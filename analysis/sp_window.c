@@ -33,11 +33,12 @@ typedef struct wbuild {
     int oom;
 } wbuild;
 
-static int grow(wbuild *b)
+/* Room for at least `want` calls (grow: double, from 1024). */
+static int reserve(wbuild *b, size_t want)
 {
-    if (b->w->n < b->cap)
+    if (want <= b->cap)
         return 0;
-    size_t c = b->cap ? 2 * b->cap : 1024;
+    size_t c = want;
     sp_window *w = b->w;
     int64_t *s = realloc(w->start_ns, c * sizeof *s);
     if (s)
@@ -60,6 +61,13 @@ static int grow(wbuild *b)
     b->begin_block = bb;
     b->cap = c;
     return 0;
+}
+
+static int grow(wbuild *b)
+{
+    if (b->w->n < b->cap)
+        return 0;
+    return reserve(b, b->cap ? 2 * b->cap : 1024);
 }
 
 static int push_open(wbuild *b, int64_t idx)
@@ -201,6 +209,11 @@ static void close_from_spans(wbuild *b)
 /* Keep the calls overlapping the window, parents remapped. */
 static void compact(sp_window *w)
 {
+    size_t first_out = 0; /* a window of a whole lane keeps everything: no pass */
+    while (first_out < w->n && w->end_ns[first_out] >= w->t0_ns && w->start_ns[first_out] <= w->t1_ns)
+        first_out++;
+    if (first_out == w->n)
+        return;
     size_t k = 0;
     int64_t *map = (int64_t *)malloc((w->n ? w->n : 1) * sizeof *map);
     if (!map)
@@ -241,7 +254,17 @@ int sp_window_load(sp_event_source *src, const sp_agg *agg, size_t rank, int32_t
                 .offset = src->run->ranks[rank].clock_offset_ns};
     size_t k0, k1;
     block_range(src, rank, thread, b.offset, t0_ns, t1_ns, &k0, &k1);
-    int rc = 0;
+    /* Sized once from the block table (an upper bound: the blocks' begins
+     * and the spans open at the first), not by doubling: a window of
+     * millions of calls would otherwise copy and fault its pages in again
+     * at every doubling. */
+    uint64_t bound = lane->nspans;
+    for (size_t k = k0; k <= k1 && k1 >= k0; k++)
+        if (src->blocks[rank][k].thread == thread)
+            bound += src->blocks[rank][k].begins;
+    if (max_calls && bound > max_calls)
+        bound = max_calls;
+    int rc = bound > 1024 ? reserve(&b, (size_t)bound) : 0;
     /* The calls open at k0 (or, when no block of the lane starts before the
      * window's end, the calls that span it): outermost first. */
     size_t at = k1 >= k0 ? k0 : SIZE_MAX;

@@ -112,7 +112,7 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
 }
 
 /* The reader's message normally names the file; make sure it does. */
-static void report_open_error(const char *path)
+void sp__cli_report_open_error(const char *path)
 {
     const char *why = sp_last_error();
     if (*why && strstr(why, path))
@@ -134,7 +134,7 @@ sp_run *sp__cli_open_run(const char *path)
     }
     if (run)
         return run;
-    report_open_error(path);
+    sp__cli_report_open_error(path);
     return NULL;
 }
 
@@ -147,7 +147,7 @@ sp_run *sp__cli_open_agg(const char *path, unsigned flags)
     int status;
     sp_run *run = sp_run_read(path, &opts, NULL, sp_h5_isolation_enabled(), &status);
     if (!run)
-        report_open_error(path);
+        sp__cli_report_open_error(path);
     return run;
 }
 

@@ -60,6 +60,10 @@ int sp__cli_parse_number(const char *s, double lo, double hi, double *out);
 int sp__cli_region_filter(const char *verb, const char *include, const char *exclude,
                           sp_region_filter **out);
 
+/* Report that path could not be read (one line, naming the file once,
+ * with sp_last_error()'s reason). */
+void sp__cli_report_open_error(const char *path);
+
 /* Read and analyze a run; on failure report one line naming the file and
  * return NULL. */
 sp_run *sp__cli_open_run(const char *path);

@@ -9,6 +9,7 @@
 #define EXPORT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "sp_model.h"
@@ -99,5 +100,18 @@ int sp__export_speedscope(const sp_run *run, const char *path, sp__wrote_fn wrot
 /* Folded stacks "a;b;c VALUE" of own time; us = true writes whole
  * microseconds, else nanoseconds (export_collapsed.c). */
 int sp__export_collapsed(const sp_run *run, const char *path, bool us, sp__wrote_fn wrote);
+
+/* Caliper json-split (export_caliper.c): the call tree with per-rank time
+ * and calls; ranks (NULL: all) selects the ranks written. */
+int sp__export_caliper(const sp_run *run, const bool *ranks, const char *path,
+                       sp__wrote_fn wrote);
+
+struct sp__trace_input;
+
+/* Perfetto's protobuf trace format, gzip-compressed (export_perfetto.c):
+ * the selected calls of in, streamed. *calls (may be NULL) gets the calls
+ * written, *raw_bytes (may be NULL) the size before compression. */
+int sp__export_perfetto(struct sp__trace_input *in, const char *path, sp__wrote_fn wrote,
+                        uint64_t *calls, unsigned long long *raw_bytes);
 
 #endif

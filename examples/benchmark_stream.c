@@ -30,6 +30,8 @@
 
 #include <scope_profiler.h>
 
+#include "solver_workload.h"
+
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
 
 static double now_s(void)
@@ -115,56 +117,7 @@ static uint64_t calls_in(const char *path, double *read_s)
     return n;
 }
 
-/* ---- a realistic workload ---- */
-
-static volatile double sink;
-
-static void spin(int n)
-{
-    double x = 1.0;
-    for (int i = 0; i < n; i++) {
-        x = x * 1.0000001 + 1e-9;
-        BARRIER();
-    }
-    sink = x;
-}
-
-static uint32_t lcg(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s >> 8;
-}
-
-static void *solver_thread(void *arg)
-{
-    uint32_t seed = (uint32_t)(uintptr_t)arg * 2654435761u + 1;
-    long steps = (long)(uintptr_t)arg >> 8;
-    for (long s = 0; s < steps; s++) {
-        SP_SCOPE("timestep")
-        {
-            SP_SCOPE("assemble")
-            {
-                int k = 50 + (int)(lcg(&seed) % 50);
-                for (int e = 0; e < k; e++)
-                    SP_SCOPE("element") { spin(100 + (int)(lcg(&seed) % 900)); }
-            }
-            SP_SCOPE("solve")
-            {
-                int it = 10 + (int)(lcg(&seed) % 20);
-                for (int i = 0; i < it; i++)
-                    SP_SCOPE("iteration")
-                    {
-                        SP_SCOPE("matvec") { spin(2000 + (int)(lcg(&seed) % 8000)); }
-                        SP_SCOPE("dot") { spin(300 + (int)(lcg(&seed) % 1000)); }
-                        SP_SCOPE("axpy") { spin(50 + (int)(lcg(&seed) % 200)); }
-                    }
-            }
-            if (lcg(&seed) % 10 == 0)
-                SP_SCOPE("io") { spin(200000); }
-        }
-    }
-    return NULL;
-}
+/* ---- a realistic workload: solver_workload.h ---- */
 
 static void child_realistic(const char *path, long steps, int fd)
 {

@@ -15,6 +15,8 @@ build_pkgs=(
   libncurses-dev                               # optional: scope-profiler tui
   libopenmpi-dev openmpi-bin                   # optional: MPI recording
   libdw-dev libunwind-dev likwid               # optional: recording modes
+  libotf2-trace-dev                            # optional: export otf2 (OTF2 library)
+  zlib1g-dev                                   # gzip of export perfetto (libhdf5-dev has it too)
   python3-dev python3-numpy gfortran           # optional: Python and Fortran bindings
   python3                                      # man pages and completions (packaging/tools)
 )
@@ -28,6 +30,9 @@ test_pkgs=(
   python3-mpi4py python3-h5py-mpi              # Python module under mpirun (h5py on MPI HDF5)
   python3-line-profiler                        # Python line timings checked against it
   python3-pyflakes python3-networkx            # `run` on installed Python packages
+  otf2-tools python3-otf2                      # export otf2 read back (otf2-print, OTF2's Python)
+  protobuf-compiler                            # export perfetto decoded with Perfetto's schema
+  python3-pandas                               # json-split and open_run().to_pandas() checks
   desktop-file-utils appstream shared-mime-info librsvg2-bin  # packaging: desktop files, icons
   man-db bash-completion zsh                   # packaging: man pages, completions
   clang-14 libclang-rt-14-dev                  # fuzzing: libFuzzer (scripts/fuzz.sh)

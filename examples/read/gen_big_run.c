@@ -8,6 +8,10 @@
  *       settings): THREADS threads (default 2), each inside "main" looping
  *       outer > 10 x middle > 10 x inner (111 calls per outer), with a
  *       little work in the inner calls so durations vary.
+ *   gen_big_run solver OUT.h5 CALLS [THREADS]
+ *       records about CALLS calls of the benchmarks' mock solver
+ *       (../solver_workload.h: durations from 0.1 us to 0.2 ms, irregular)
+ *       on THREADS threads (default 4): what the export sizes are measured on.
  *   gen_big_run ranks OUT.h5 RANKS CALLS_PER_RANK
  *       writes a finished v2 file of RANKS ranks (no MPI needed): per rank
  *       "main" > timestep x N > compute / exchange > MPI_Waitall, compute
@@ -21,6 +25,8 @@
 #include "scope_profiler.h"
 #include "sp_h5_v2.h"
 #include "sp_model.h"
+
+#include "../solver_workload.h"
 
 static long long per_thread;
 static volatile double sink;
@@ -72,6 +78,29 @@ static int record(const char *out, long long calls, int threads)
     }
     printf("recorded %s: %lld calls on %d threads\n", out, (per_thread / 111) * 111 * threads + threads,
            threads);
+    return 0;
+}
+
+static int solver(const char *out, long long calls, int threads)
+{
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = out;
+    if (threads < 1 || threads > 64 || sp_setup(&o) != 0) {
+        fprintf(stderr, "gen_big_run: %s\n", threads < 1 || threads > 64 ? "1 to 64 threads" : sp_last_error());
+        return 1;
+    }
+    long long steps = calls / ((long long)threads * SOLVER_CALLS_PER_STEP);
+    pthread_t t[64];
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, solver_thread, (void *)((uintptr_t)(steps < 1 ? 1 : steps) << 8 | (uintptr_t)i));
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+    if (sp_finalize(false, NULL) != 0) {
+        fprintf(stderr, "gen_big_run: %s\n", sp_last_error());
+        return 1;
+    }
+    printf("recorded %s: the mock solver on %d threads\n", out, threads);
     return 0;
 }
 
@@ -148,9 +177,12 @@ int main(int argc, char **argv)
 {
     if (argc >= 4 && strcmp(argv[1], "record") == 0)
         return record(argv[2], atoll(argv[3]), argc > 4 ? atoi(argv[4]) : 2);
+    if (argc >= 4 && strcmp(argv[1], "solver") == 0)
+        return solver(argv[2], atoll(argv[3]), argc > 4 ? atoi(argv[4]) : 4);
     if (argc == 5 && strcmp(argv[1], "ranks") == 0)
         return ranks(argv[2], atoi(argv[3]), atoll(argv[4]));
     fprintf(stderr, "usage: gen_big_run record OUT.h5 CALLS [THREADS]\n"
+                    "       gen_big_run solver OUT.h5 CALLS [THREADS]\n"
                     "       gen_big_run ranks OUT.h5 RANKS CALLS_PER_RANK\n");
     return 2;
 }

@@ -48,7 +48,7 @@ expect "$(help_verbs "$sp" | sorted)" scope-profiler ""
 formats=$("$sp" export --help | awk '/FORMAT is one of:/ {f = 1; next} /^[^ ]/ {f = 0} f && /^  [a-z]/ {print $1}' | sorted)
 [ "$(wc -w <<<"$formats")" -ge 6 ] || fail "export --help lists only '$formats'"
 expect "$formats" scope-profiler export ""
-expect "chrome-trace collapsed csv " scope-profiler export c
+expect "caliper-json chrome-trace collapsed csv " scope-profiler export c
 kinds=$( ("$sp" plot list | awk '/^[a-z]/ {print $1}'; echo default all list) | sorted)
 expect "$kinds" scope-profiler plot ""
 expect "pdf png svg " scope-profiler plot --format ""

@@ -28,6 +28,14 @@ _core = _flavour.load()
 
 from ._api import ProfileManager, read_h5  # noqa: E402
 
+
+def open_run(path):
+    """A run file's calls and statistics as numpy arrays (needs numpy):
+    see scope_profiler._data."""
+    from ._data import open_run as _open
+    return _open(path)
+
+
 ProfileRegion = _core.ProfileRegion
 DisabledProfileRegion = _core.DisabledProfileRegion
 TimeOnlyProfileRegion = _core.TimeOnlyProfileRegion
@@ -39,7 +47,7 @@ RegionResult = _core.RegionResult
 ScopeProfilerError = _core.ScopeProfilerError
 
 __version__ = _core.library_version
-__all__ = ["ProfileManager", "read_h5", "ProfileRegion", "DisabledProfileRegion",
+__all__ = ["ProfileManager", "read_h5", "open_run", "ProfileRegion", "DisabledProfileRegion",
            "TimeOnlyProfileRegion", "FullProfileRegion", "LineProfilerRegion",
            "ProfiledFunction", "Run", "RegionResult", "ScopeProfilerError"]
 

@@ -55,6 +55,11 @@ PyObject *spy_raise(int rc);
 /* The module's exception class, ScopeProfilerError (a RuntimeError). */
 extern PyObject *spy_error;
 
+/* ---------------------------------------------------------------- reading */
+
+/* _core.Reader: a run opened aggregate-first, calls as arrays (spy_reader.c). */
+int spy_reader_type_init(PyObject *module);
+
 /* ---------------------------------------------------------------- regions */
 
 typedef struct spy_region {

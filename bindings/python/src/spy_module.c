@@ -285,6 +285,7 @@ PyMODINIT_FUNC SPY_CAT(PyInit_, SPY_MODULE_NAME)(void)
     if (!spy.regions || !spy_error || PyModule_AddObjectRef(m, "ScopeProfilerError", spy_error) ||
         spy_codeinfo_init() != 0 || spy_region_types_init(m) != 0 ||
         spy_decorator_type_init(m) != 0 || spy_run_types_init(m) != 0 ||
+        spy_reader_type_init(m) != 0 ||
         PyModule_AddStringConstant(m, "library_version", sp_version()) != 0 ||
 #ifdef SPY_MPI
         PyModule_AddStringConstant(m, "flavour", "mpi") != 0
