@@ -59,6 +59,21 @@ const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region)
     return lo < rk->nregions && rk->regions[lo].region == region ? &rk->regions[lo] : NULL;
 }
 
+int sp_agg_region_hist(const sp_agg *a, int32_t region, long rank, bool own, sp_hist *out)
+{
+    sp_hist_init(out);
+    for (size_t r = 0; a && r < a->nranks; r++) {
+        if (rank >= 0 && (size_t)rank != r)
+            continue;
+        const sp_agg_region *x = sp_agg_rank_region(&a->ranks[r], region);
+        if (x && sp_hist_merge(out, own ? &x->own_hist : &x->hist)) {
+            sp_hist_free(out);
+            return sp__error(SP_ENOMEM, "out of memory");
+        }
+    }
+    return 0;
+}
+
 static int cmp_region(const void *a, const void *b)
 {
     int32_t x = ((const sp_agg_region *)a)->region, y = ((const sp_agg_region *)b)->region;
