@@ -336,6 +336,7 @@ int sp__cmd_plot(int argc, char **argv)
             if (tc.partial) {
                 sp__timeline_calls_note(&tc, note, sizeof note);
                 job.timeline_note = note;
+                job.timeline_t1_ns = tc.shown_ns;
                 fprintf(stderr,
                         SP_CLI_NAME ": plot: the timeline of %s shows %s (it reads at most %d "
                                     "calls); the viewer shows the whole run\n",

@@ -163,6 +163,10 @@ static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *j
         return SP_ENOMEM;
     sp_timeline_view view;
     sp_timeline_view_init(&view, tl);
+    if (job->timeline_note && job->timeline_t1_ns > 0) { /* a part of the run: its span */
+        view.t0_ns = 0;
+        view.t1_ns = job->timeline_t1_ns;
+    }
     char title[400];
     sp_plot_style titled = timeline_style(job, st, title, sizeof title);
     int rc = sp_timeline_draw(cr, w, h, tl, &view, &titled);

@@ -53,6 +53,7 @@ typedef struct sp__chart_job {
      * of the run that is ("the first 1.2 s of 30 s ...", NULL = all). */
     const sp_run *timeline_run;
     const char *timeline_note;
+    int64_t timeline_t1_ns;  /* with a note: the part's end in run time */
 } sp__chart_job;
 
 #ifdef SP_HAVE_PLOTS

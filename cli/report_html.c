@@ -150,6 +150,7 @@ static int charts(sp__report *r, FILE *f)
     if (tc.partial) {
         sp__timeline_calls_note(&tc, note, sizeof note);
         job.timeline_note = note;
+        job.timeline_t1_ns = tc.shown_ns;
     }
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
     if (tc.partial) {

@@ -165,6 +165,7 @@ int sp__timeline_calls_get(const sp_run *run, const char *path, uint64_t max_cal
         sel.t1_ns = lo;
         out->partial = true;
         out->shown_s = (double)(lo - t0) * 1e-9;
+        out->shown_ns = lo - t0;
     }
     sp_run *own = copy_header(run);
     rc = own ? 0 : SP_ENOMEM;

@@ -25,6 +25,7 @@ typedef struct sp__timeline_calls {
     sp_run *own;         /* calls read from the file (freed by _free), or NULL */
     bool partial;        /* only a window of the run */
     double shown_s, span_s; /* the window's length and the run's, seconds */
+    int64_t shown_ns;       /* the window's length, ns */
     uint64_t shown, total;  /* calls shown and in the run */
 } sp__timeline_calls;
 
