@@ -214,8 +214,10 @@ static int filter_rank(sp_agg_rank *o, const bool *keep, size_t nkeep)
     }
     free(hist_at);
     if (rc == 0) {
-        qsort(ncells, nn, sizeof *ncells, cmp_cell);
-        qsort(o->region_cells, o->nregion_cells, sizeof *o->region_cells, cmp_cell);
+        if (nn) /* qsort on NULL is undefined, even of 0 elements */
+            qsort(ncells, nn, sizeof *ncells, cmp_cell);
+        if (o->nregion_cells)
+            qsort(o->region_cells, o->nregion_cells, sizeof *o->region_cells, cmp_cell);
         free(o->node_cells);
         o->node_cells = ncells;
         o->nnode_cells = nn;
