@@ -179,6 +179,9 @@ typedef struct sp_pass_observer {
 typedef struct sp_agg_opts {
     unsigned flags;                 /* SP_AGG_* */
     const bool *ranks;              /* NULL: every rank; else ranks[r] selects rank r */
+    size_t nranks_sel;              /* entries of ranks; 0: one per rank of the run.
+                                       Ranks past them are not read (a selection
+                                       made before the rank count is known) */
     unsigned threads;               /* worker threads; 0: one per core (at most 8) */
     const sp_pass_observer *observer; /* NULL: none */
     /* Called now and then with events replayed so far and in all (from the
@@ -220,6 +223,26 @@ void sp_agg_follow_free(sp_agg_follow *f);
 /* Forget the ranks r with keep[r] false (their aggregates are freed and
  * they count as not read), and recompute the span. */
 void sp_agg_drop_ranks(sp_agg *a, const bool *keep);
+
+/*
+ * The aggregates as if only the regions with keep[g] had been recorded
+ * (keep has nkeep entries; regions past it are left out): each rank's tree
+ * loses the other regions' nodes, their kept descendants move under the
+ * nearest kept ancestor (equal paths merge) and the time of a region left
+ * out becomes its kept caller's own time; the regions left out lose every
+ * aggregate. Calls, totals and per-call durations of kept regions are
+ * unchanged (they do not depend on other regions); own-time histograms stay
+ * as measured; lanes and spans are unchanged (windows read every call).
+ * Attach again (sp_agg_attach) to see it in the run. 0, or SP_ENOMEM with
+ * the aggregates unusable (free them).
+ */
+int sp_agg_keep_regions(sp_agg *a, const bool *keep, size_t nkeep);
+
+/* The durations of region's calls (own = false) or their own times (true)
+ * as one histogram: on rank `rank`, or merged over every rank read (rank
+ * < 0). *out is initialised by the call (free with sp_hist_free). 0 or
+ * SP_ENOMEM. */
+int sp_agg_region_hist(const sp_agg *a, int32_t region, long rank, bool own, sp_hist *out);
 
 /* The lane of (rank, thread), or NULL (no calls, or no SP_AGG_LANES). */
 const sp_agg_lane *sp_agg_find_lane(const sp_agg *a, size_t rank, int32_t thread);

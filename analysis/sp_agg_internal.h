@@ -90,6 +90,8 @@ int sp__pass_run(sp__pass *p);
 /* End rank r's open calls at their thread's last event (counted in
  * open_calls). 0 or SP_ENOMEM / an observer's status. */
 int sp__pass_cut_open(sp__pass *p, size_t r);
+/* Whether the pass reads rank r (opts.ranks and opts.nranks_sel). */
+bool sp__pass_selects(const sp__pass *p, size_t r);
 void sp__pass_free(sp__pass *p);
 
 /* ---- sp_agg_store.c: the rank's storage ---- */

@@ -59,6 +59,21 @@ const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region)
     return lo < rk->nregions && rk->regions[lo].region == region ? &rk->regions[lo] : NULL;
 }
 
+int sp_agg_region_hist(const sp_agg *a, int32_t region, long rank, bool own, sp_hist *out)
+{
+    sp_hist_init(out);
+    for (size_t r = 0; a && r < a->nranks; r++) {
+        if (rank >= 0 && (size_t)rank != r)
+            continue;
+        const sp_agg_region *x = sp_agg_rank_region(&a->ranks[r], region);
+        if (x && sp_hist_merge(out, own ? &x->own_hist : &x->hist)) {
+            sp_hist_free(out);
+            return sp__error(SP_ENOMEM, "out of memory");
+        }
+    }
+    return 0;
+}
+
 static int cmp_region(const void *a, const void *b)
 {
     int32_t x = ((const sp_agg_region *)a)->region, y = ((const sp_agg_region *)b)->region;
@@ -68,7 +83,8 @@ static int cmp_region(const void *a, const void *b)
 /* Count the threads of each region from its cells, and sort regions by id. */
 static void finish_rank(sp_agg_rank *o)
 {
-    qsort(o->regions, o->nregions, sizeof *o->regions, cmp_region);
+    if (o->nregions) /* qsort on NULL is undefined, even of 0 elements */
+        qsort(o->regions, o->nregions, sizeof *o->regions, cmp_region);
     for (size_t i = 0; i < o->nregion_cells; i++) {
         sp_agg_region *r =
             (sp_agg_region *)sp_agg_rank_region(o, o->region_cells[i].key);
@@ -99,7 +115,8 @@ static int take_lanes(sp__rank_state *rs, sp_agg_rank *o)
         sp_agg_lane *l = &rs->lanes[t];
         if (!l->calls)
             continue;
-        qsort(l->spans, l->nspans, sizeof *l->spans, cmp_span);
+        if (l->nspans)
+            qsort(l->spans, l->nspans, sizeof *l->spans, cmp_span);
         if (l->lod && sp_lod_finish(l->lod))
             return SP_ENOMEM;
         o->lanes[o->nlanes++] = *l;

@@ -321,11 +321,13 @@ static int check_block(const rank_job *j, const sp_event_batch *b, size_t depth)
     return 0;
 }
 
-static void report_progress(rank_job *j, uint64_t n)
+/* Add n events replayed; report when enough have gathered (or at the end
+ * of the rank: flush). */
+static void report_progress(rank_job *j, uint64_t n, bool flush)
 {
     sp__pass *p = j->p;
     j->unreported += n;
-    if (!p->opts.progress || j->unreported < PROGRESS_EVERY)
+    if (!p->opts.progress || (j->unreported < PROGRESS_EVERY && !flush))
         return;
     pthread_mutex_lock(&p->progress_lock);
     p->done_events += j->unreported;
@@ -392,7 +394,7 @@ static int on_block(void *ud, const sp_event_batch *b)
         th->seen = true;
     }
     rs->next_block = b->block + 1;
-    report_progress(j, b->n);
+    report_progress(j, b->n, false);
     return rc;
 }
 
@@ -421,7 +423,7 @@ static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
         rc = 0;
     }
     if (rc == 0)
-        report_progress(&j, PROGRESS_EVERY);
+        report_progress(&j, 0, true);
     rs->out.blocks_read = rs->next_block;
     return rc;
 }
@@ -522,6 +524,13 @@ static int init_series(sp__pass *p)
 
 /* ---- workers ---- */
 
+bool sp__pass_selects(const sp__pass *p, size_t r)
+{
+    if (!p->opts.ranks)
+        return true;
+    return (p->opts.nranks_sel == 0 || r < p->opts.nranks_sel) && p->opts.ranks[r];
+}
+
 static void *worker_main(void *arg)
 {
     sp__pass *p = arg;
@@ -534,7 +543,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&p->next_lock);
         if (r >= p->nranks || failed)
             break;
-        if (p->opts.ranks && !p->opts.ranks[r])
+        if (!sp__pass_selects(p, r))
             continue;
         int rc = replay_rank(p, &w, r);
         if (rc == 0 && p->opts.observer && p->opts.observer->rank_done)
@@ -560,7 +569,7 @@ static unsigned worker_count(const sp__pass *p)
     }
     size_t ranks = 0;
     for (size_t r = 0; r < p->nranks; r++)
-        ranks += !p->opts.ranks || p->opts.ranks[r];
+        ranks += sp__pass_selects(p, r);
     return ranks < n ? (ranks ? (unsigned)ranks : 1u) : n;
 }
 
@@ -570,7 +579,7 @@ int sp__pass_run(sp__pass *p)
     sp_event_source *src = p->src;
     p->total_events = p->done_events = 0;
     for (size_t r = 0; r < src->nranks; r++) {
-        if (p->opts.ranks && !p->opts.ranks[r])
+        if (!sp__pass_selects(p, r))
             continue;
         for (size_t b = p->ranks[r].next_block; b < src->nblocks[r]; b++)
             p->total_events += src->blocks[r][b].events;
@@ -606,7 +615,7 @@ int sp__pass_new(sp_event_source *src, const sp_agg_opts *opts, sp__pass **out)
     int rc = p->ranks ? 0 : SP_ENOMEM;
     for (size_t r = 0; rc == 0 && r < p->nranks; r++) {
         rc = sp__agg_rank_init(&p->ranks[r]);
-        p->ranks[r].out.read = !p->opts.ranks || p->opts.ranks[r];
+        p->ranks[r].out.read = sp__pass_selects(p, r);
     }
     if (rc == 0 && (p->opts.flags & SP_AGG_SERIES))
         rc = init_series(p);

@@ -148,7 +148,16 @@ sp_run *sp_run_read(const char *path, const sp_agg_opts *opts, const sp_h5_isola
         if (opts)
             ca.opts = *opts;
         ca.opts.observer = NULL; /* they live in this process */
-        ca.opts.progress = NULL;
+        /* A forked child shares this program's code and the memory as it
+         * was at the fork: the rank selection holds there, and progress is
+         * reported from the child (a callback that only writes to a file
+         * descriptor, such as the CLI's line on stderr, works the same). A
+         * helper program gets the flags alone: it reads every rank. */
+        if (how && how->helper_argv) {
+            ca.opts.progress = NULL;
+            ca.opts.ranks = NULL;
+            ca.opts.nranks_sel = 0;
+        }
         parent_out po = {NULL};
         rc = sp_h5_isolated_call(path, how, child_main, &ca, parent_main, &po);
         run = po.run;

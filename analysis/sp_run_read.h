@@ -48,8 +48,10 @@ int sp_run_aggregate(sp_event_source *src, const sp_agg_opts *opts);
  * environment's default: SCOPE_PROFILER_READ_ISOLATION), the pass runs in a
  * child process (sp_h5_isolation: fork, or a helper program that calls
  * sp_run_read_helper_main()) and only the header and the aggregates come
- * back (observers and progress are not called then). NULL with
- * sp_last_error() and *status.
+ * back (observers are not called then; progress is called in the forked
+ * child, so it may only write to a file descriptor; a helper program reads
+ * every rank and reports no progress). NULL with sp_last_error() and
+ * *status.
  */
 sp_run *sp_run_read(const char *path, const sp_agg_opts *opts, const sp_h5_isolation *how,
                     bool isolate, int *status);

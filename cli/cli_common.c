@@ -2,6 +2,7 @@
 /* cli_common.c - errors, option parsing and run opening for every verb. */
 #include "cli_common.h"
 
+#include "cli_progress.h"
 #include "sp_run_read.h"
 
 #include "sp_h5.h"
@@ -138,17 +139,33 @@ sp_run *sp__cli_open_run(const char *path)
     return NULL;
 }
 
-sp_run *sp__cli_open_agg(const char *path, unsigned flags)
+sp_run *(*sp__cli_reader)(const char *path, const sp_agg_opts *opts, int *status);
+
+sp_run *sp__cli_read(const char *path, const sp_agg_opts *opts)
 {
     /* Aggregate-first (sp_run_read.h): one streaming pass, in a child
      * process as above, and only the aggregates come back; the run has no
-     * calls. */
-    sp_agg_opts opts = {.flags = flags};
+     * calls. The progress line comes from the process that reads. */
+    sp_agg_opts o = opts ? *opts : (sp_agg_opts){0};
+    sp__progress prog;
+    sp__progress_init(&prog, "reading", "events", 0);
+    if (prog.enabled && !o.progress) {
+        o.progress = sp__progress_pass;
+        o.progress_ud = &prog;
+    }
     int status;
-    sp_run *run = sp_run_read(path, &opts, NULL, sp_h5_isolation_enabled(), &status);
+    sp_run *run = sp__cli_reader ? sp__cli_reader(path, &o, &status)
+                                 : sp_run_read(path, &o, NULL, sp_h5_isolation_enabled(), &status);
+    sp__progress_erase_after(&prog);
     if (!run)
         sp__cli_report_open_error(path);
     return run;
+}
+
+sp_run *sp__cli_open_agg(const char *path, unsigned flags)
+{
+    sp_agg_opts opts = {.flags = flags};
+    return sp__cli_read(path, &opts);
 }
 
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,

@@ -73,6 +73,17 @@ sp_run *sp__cli_open_run(const char *path);
  * sp__cli_open_run(). */
 sp_run *sp__cli_open_agg(const char *path, unsigned flags);
 
+/* The same with every option of the pass (flags, rank selection): read in a
+ * child process unless SCOPE_PROFILER_READ_ISOLATION=0, with a progress
+ * line on stderr (cli_progress.h). NULL after printing the error. */
+struct sp_agg_opts;
+sp_run *sp__cli_read(const char *path, const struct sp_agg_opts *opts);
+
+/* Who reads for sp__cli_read: NULL = sp_run_read() in this process or a
+ * child. The MPI helper (cli/mpi/) sets it to spread the ranks over its
+ * processes. Same contract as sp_run_read(). */
+extern sp_run *(*sp__cli_reader)(const char *path, const struct sp_agg_opts *opts, int *status);
+
 /* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when
  * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after

@@ -12,6 +12,8 @@
 #include "export.h"
 #include "plot_args.h"
 #include "plot_charts.h"
+#include "timeline_calls.h"
+#include "sp_agg.h"
 #include "sp_colors.h"
 #include "sp_error.h"
 
@@ -83,6 +85,18 @@ static void list_kinds(void)
 }
 
 #ifdef SP_HAVE_PLOTS
+/* What the pass keeps for the charts asked for: duration over time needs
+ * the series, the timeline the lanes (its calls are read from the file). */
+static unsigned plot_flags(const bool *want, bool durations)
+{
+    unsigned f = 0;
+    if (want[SP__CHART_TIMESERIES] || durations)
+        f |= SP_AGG_SERIES;
+    if (want[SP__CHART_TIMELINE])
+        f |= SP_AGG_LANES;
+    return f;
+}
+
 /* The stem of a path: base name without the last extension. */
 static void stem_of(const char *path, char *out, size_t n)
 {
@@ -283,16 +297,11 @@ int sp__cmd_plot(int argc, char **argv)
                        want[SP__CHART_TIMESERIES];
     for (int i = 0; !rc && i < nfiles; i++) {
         const char *path = argv[optind + i];
-        sp_run *run = sp__open_analyzed(path);
-        if (!run) {
-            rc = SP_CLI_EXIT_USAGE;
-            break;
-        }
-        runs[i] = (sel.ranks.n || filter) ? sp__run_subset(run, &sel.ranks, filter) : run;
-        if (runs[i] != run)
-            sp_run_free(run);
+        /* Comparisons still read every call (analysis/sp_compare*.c). */
+        runs[i] = want[SP__CHART_COMPARE] || want[SP__CHART_SCALING]
+                      ? sp__open_with_calls(path, &sel.ranks, filter)
+                      : sp__open_selected(path, plot_flags(want, durations), &sel.ranks, filter);
         if (!runs[i]) {
-            sp__cli_error("%s", sp_last_error());
             rc = SP_CLI_EXIT_USAGE;
             break;
         }
@@ -324,6 +333,26 @@ int sp__cmd_plot(int argc, char **argv)
             snprintf(prefix, sizeof prefix, "%d-%s-", i + 1, stem);
         sp__chart_job job = {.run = runs[i], .region = regions[i], .top_n = top_n, .dark = dark,
                              .colors = colors};
+        /* The timeline draws calls: read from the file (all of a small
+         * run, the first window of a long one, said on stderr). */
+        sp__timeline_calls tc = {0};
+        char note[200];
+        if (want[SP__CHART_TIMELINE]) {
+            if (sp__timeline_calls_get(runs[i], argv[optind + i], SP__TIMELINE_MAX_CALLS, &tc)) {
+                sp__cli_error("%s", sp_last_error());
+                rc = SP_CLI_EXIT_FAILURE;
+            }
+            job.timeline_run = tc.run;
+            if (tc.partial) {
+                sp__timeline_calls_note(&tc, note, sizeof note);
+                job.timeline_note = note;
+                job.timeline_t1_ns = tc.shown_ns;
+                fprintf(stderr,
+                        SP_CLI_NAME ": plot: the timeline of %s shows %s (it reads at most %d "
+                                    "calls); the viewer shows the whole run\n",
+                        argv[optind + i], note, SP__TIMELINE_MAX_CALLS);
+            }
+        }
         for (int k = 0; !rc && k < SP__CHART_COUNT; k++) {
             if (!want[k] || k == SP__CHART_COMPARE || k == SP__CHART_SCALING)
                 continue;
@@ -333,6 +362,7 @@ int sp__cmd_plot(int argc, char **argv)
         }
         if (!rc && durations && write_chart(&po, prefix, "durations", SP__CHART_TIMESERIES, &job))
             rc = SP_CLI_EXIT_FAILURE;
+        sp__timeline_calls_free(&tc);
     }
     if (!rc && want[SP__CHART_COMPARE]) {
         sp__chart_job job = {.run = runs[0],

@@ -9,6 +9,7 @@
 #include "export.h"
 #include "plot_args.h"
 #include "report.h"
+#include "sp_agg.h"
 #include "sp_colors.h"
 
 static const char report_usage[] =
@@ -41,17 +42,15 @@ static void print_path(const char *path)
     printf("%s\n", path);
 }
 
-/* Open, analyze and filter one input; NULL after reporting the error. */
-static sp_run *load(const char *path, const sp__rank_list *ranks, const sp_region_filter *filter)
+/* Read one input with the selection; NULL after reporting the error. One
+ * run is read aggregate-first; a comparison or a scaling study still needs
+ * every call of its runs (analysis/sp_compare*.c). */
+static sp_run *load(const char *path, const sp__rank_list *ranks, const sp_region_filter *filter,
+                    int nfiles)
 {
-    sp_run *run = sp__open_analyzed(path);
-    if (!run || (!ranks->n && !filter))
-        return run;
-    sp_run *sub = sp__run_subset(run, ranks, filter);
-    if (!sub)
-        sp__cli_error("%s", sp_last_error());
-    sp_run_free(run);
-    return sub;
+    if (nfiles > 1)
+        return sp__open_with_calls(path, ranks, filter);
+    return sp__open_selected(path, SP_AGG_SERIES | SP_AGG_LANES, ranks, filter);
 }
 
 int sp__cmd_report(int argc, char **argv)
@@ -115,7 +114,7 @@ int sp__cmd_report(int argc, char **argv)
     sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
     int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;
     for (int i = 0; !rc && i < nfiles; i++) {
-        runs[i] = load(argv[optind + i], &sel.ranks, filter);
+        runs[i] = load(argv[optind + i], &sel.ranks, filter, nfiles);
         rc = runs[i] ? SP_CLI_EXIT_OK : SP_CLI_EXIT_USAGE;
     }
     sp_run *run = runs ? runs[0] : NULL, *cand = NULL;

@@ -79,7 +79,10 @@ int sp__run_list_open(sp__run_list *l, bool analyze)
         return SP_CLI_EXIT_FAILURE;
     }
     for (size_t i = 0; i < l->n; i++) {
-        l->runs[i] = analyze ? sp__open_analyzed(l->paths[i]) : sp__cli_open_run(l->paths[i]);
+        /* The comparison model still reads every call (analysis/sp_compare*.c);
+         * sp__cli_open_run analyses too. */
+        (void)analyze;
+        l->runs[i] = sp__cli_open_run(l->paths[i]);
         if (!l->runs[i])
             return SP_CLI_EXIT_USAGE;
     }
@@ -264,16 +267,8 @@ void sp__cmp_cli_free(sp__cmp_cli *a)
 static size_t regions_with_calls(const sp_run *run)
 {
     size_t n = 0;
-    bool *seen = calloc(run->nregions ? run->nregions : 1, sizeof *seen);
-    for (size_t r = 0; seen && r < run->nranks; r++)
-        for (size_t i = 0; i < run->ranks[r].ncalls; i++) {
-            int32_t g = run->ranks[r].region[i];
-            if (g >= 0 && (size_t)g < run->nregions && !seen[g]) {
-                seen[g] = true;
-                n++;
-            }
-        }
-    free(seen);
+    for (size_t g = 0; run->regions && g < run->nregions; g++)
+        n += run->regions[g].all.calls > 0;
     return n;
 }
 

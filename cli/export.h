@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * export.h - the writers of `scope-profiler export` (and the escaping and
- * output-file helpers the report shares). Every writer takes an analyzed
- * run, returns 0 or a negative SP_E* code with sp_last_error() set, and
- * names what it wrote through the `wrote` callback (one call per file).
+ * output-file helpers the report shares). Every writer takes an export (the
+ * run's aggregates and its events, sp__export), returns 0 or a negative
+ * SP_E* code with sp_last_error() set, and names what it wrote through the
+ * `wrote` callback (one call per file).
  */
 #ifndef EXPORT_H
 #define EXPORT_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "call_stream.h"
 #include "sp_model.h"
 #include "sp_outfile.h"
 
@@ -73,7 +75,29 @@ void sp__json_num(FILE *f, double v);
  * write them with fprintf. */
 void sp__csv_str(FILE *f, const char *s);
 
-/* ---- writers ---- */
+/* ---- what the writers read ---- */
+
+/*
+ * One export: the run read aggregate-first with the selection (statistics,
+ * tree and figures come from its aggregates), and its events for the files
+ * with a row per call, streamed rank by rank (call_stream.h) so that no
+ * export holds the calls of a run.
+ */
+typedef struct sp__export {
+    const sp_run *run;        /* analysed, aggregates with lanes (SP_AGG_LANES) */
+    sp_event_source *src;     /* the run's events (the same file, read in this process) */
+    sp__call_sel calls;       /* the calls per-call files write: regions, time window */
+    int64_t t0_ns;            /* run time 0: the run's first call, clocks aligned */
+    bool us;                  /* collapsed: microseconds (else ns) */
+} sp__export;
+
+/* Hand every selected call of every rank read to fn, rank by rank. 0, fn's
+ * status or the source's error. */
+int sp__export_each_call(const sp__export *x, sp__call_fn fn, void *ud);
+
+/* ---- writers: int fn(const sp__export *x, const char *out, sp__wrote_fn wrote) ---- */
+
+typedef int (*sp__export_fn)(const sp__export *x, const char *out, sp__wrote_fn wrote);
 
 /* Call paths in the collapsed export and in plot-data's flame.csv keep the
  * innermost frames only, after "…;": a deep recursion must not make the
@@ -82,24 +106,24 @@ void sp__csv_str(FILE *f, const char *s);
 
 /* OUT is a directory: regions.csv, per_rank.csv, calls.csv, call_tree.csv,
  * metadata.csv (export_csv.c). */
-int sp__export_csv(const sp_run *run, const char *dir, sp__wrote_fn wrote);
+int sp__export_csv(const sp__export *x, const char *dir, sp__wrote_fn wrote);
 
 /* One JSON document (export_json.c). */
-int sp__export_json(const sp_run *run, const char *path, sp__wrote_fn wrote);
+int sp__export_json(const sp__export *x, const char *path, sp__wrote_fn wrote);
 
 /* The data behind each chart, CSV files plus summary.json in dir
  * (export_plotdata.c). */
-int sp__export_plot_data(const sp_run *run, const char *dir, sp__wrote_fn wrote);
+int sp__export_plot_data(const sp__export *x, const char *dir, sp__wrote_fn wrote);
 
 /* Trace Event Format, "X" events (export_trace.c). */
-int sp__export_chrome_trace(const sp_run *run, const char *path, sp__wrote_fn wrote);
+int sp__export_chrome_trace(const sp__export *x, const char *path, sp__wrote_fn wrote);
 
 /* speedscope file format, evented profiles (export_speedscope.c). */
-int sp__export_speedscope(const sp_run *run, const char *path, sp__wrote_fn wrote);
+int sp__export_speedscope(const sp__export *x, const char *path, sp__wrote_fn wrote);
 
-/* Folded stacks "a;b;c VALUE" of own time; us = true writes whole
- * microseconds, else nanoseconds (export_collapsed.c). */
-int sp__export_collapsed(const sp_run *run, const char *path, bool us, sp__wrote_fn wrote);
+/* Folded stacks "a;b;c VALUE" of own time; x->us: whole microseconds, else
+ * nanoseconds (export_collapsed.c). */
+int sp__export_collapsed(const sp__export *x, const char *path, sp__wrote_fn wrote);
 
 /* Caliper json-split (export_caliper.c): the call tree with per-rank time
  * and calls; ranks (NULL: all) selects the ranks written. */

@@ -55,7 +55,7 @@ static void put_path(FILE *f, const sp_run *run, int32_t node, int32_t *chain)
 
 static int collapsed_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    bool us = *(const bool *)ctx;
+    bool us = ((const sp__export *)ctx)->us;
     int32_t *chain = malloc(SP__EXPORT_MAX_FRAMES * sizeof *chain);
     if (!chain)
         return sp__error(SP_ENOMEM, "out of memory");
@@ -71,7 +71,7 @@ static int collapsed_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
-int sp__export_collapsed(const sp_run *run, const char *path, bool us, sp__wrote_fn wrote)
+int sp__export_collapsed(const sp__export *x, const char *path, sp__wrote_fn wrote)
 {
-    return sp__write_file(path, collapsed_body, run, &us, wrote);
+    return sp__write_file(path, collapsed_body, x->run, x, wrote);
 }

@@ -7,12 +7,18 @@
  *                  mean over the ranks), total_max_rank_s the slowest rank;
  *                  sums over the ranks only in the *_sum_ranks_s columns;
  *                  calls (every rank) and calls_per_rank; per-call mean,
- *                  min, max, std, p50, p95, p99 over every call
+ *                  min, max, std, p50, p95, p99 over every call (exact but
+ *                  the percentiles: from histograms, within 0.8 %); total_s
+ *                  counts a recursive region's outermost calls only
  *   per_rank.csv   the same per (region, rank), for ranks with calls
- *   calls.csv      every call: rank, thread, region, start/end (ns, the
- *                  rank's own clock; add clock_offset_ns of metadata.csv's
- *                  rank rows to align ranks), depth, parent (row index of
- *                  the enclosing call within the same rank, -1 = none)
+ *   calls.csv      every call (or those of --from/--to): rank, thread,
+ *                  region, start/end (ns, the rank's own clock; add
+ *                  clock_offset_ns of metadata.csv's rank rows to align
+ *                  ranks), depth, parent (row index of the enclosing call
+ *                  among the rank's rows, -1 = none). A rank's rows come in
+ *                  the order its calls began on their thread, threads
+ *                  interleaved as the file stores them; streamed from the
+ *                  file, so any length of run is written in bounded memory
  *   call_tree.csv  the merged call tree: per call path, calls per rank,
  *                  inclusive and own seconds per rank (mean, the slowest
  *                  rank's, and the sum over the ranks)
@@ -101,25 +107,32 @@ static int per_rank_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
+typedef struct calls_out {
+    FILE *f;
+    const sp_run *run;
+} calls_out;
+
+static int call_row(void *ud, const sp__call *c)
+{
+    const calls_out *o = ud;
+    const sp_rank_data *rk = &o->run->ranks[c->rank];
+    FILE *f = o->f;
+    int32_t t = c->thread;
+    const char *tn = (t >= 0 && (size_t)t < rk->nthreads) ? rk->threads[t].name : NULL;
+    fprintf(f, "%zu,%d,", c->rank, (int)t);
+    sp__csv_str(f, tn);
+    fputc(',', f);
+    sp__csv_str(f, o->run->region_names[c->region]);
+    fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%u,%" PRId64 "\n", c->start_ns, c->end_ns,
+            c->end_ns - c->start_ns, c->depth, c->parent);
+    return 0;
+}
+
 static int calls_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    (void)ctx;
     fputs("rank,thread,thread_name,region,start_ns,end_ns,duration_ns,depth,parent\n", f);
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t t = rk->thread[i];
-            const char *tn = (t >= 0 && (size_t)t < rk->nthreads) ? rk->threads[t].name : NULL;
-            fprintf(f, "%zu,%d,", r, (int)t);
-            sp__csv_str(f, tn);
-            fputc(',', f);
-            sp__csv_str(f, run->region_names[rk->region[i]]);
-            fprintf(f, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%d,%" PRId64 "\n", rk->start_ns[i],
-                    rk->end_ns[i], rk->end_ns[i] - rk->start_ns[i],
-                    rk->depth ? (int)rk->depth[i] : -1, rk->parent[i]);
-        }
-    }
-    return 0;
+    calls_out o = {f, run};
+    return sp__export_each_call(ctx, call_row, &o);
 }
 
 static int tree_body(const sp_run *run, FILE *f, const void *ctx)
@@ -171,7 +184,7 @@ static int meta_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
-int sp__export_csv(const sp_run *run, const char *dir, sp__wrote_fn wrote)
+int sp__export_csv(const sp__export *x, const char *dir, sp__wrote_fn wrote)
 {
     static const struct {
         const char *name;
@@ -183,6 +196,6 @@ int sp__export_csv(const sp_run *run, const char *dir, sp__wrote_fn wrote)
                  {"metadata.csv", meta_body}};
     int rc = sp__mkdir_p(dir);
     for (size_t i = 0; !rc && i < sizeof files / sizeof *files; i++)
-        rc = sp__write_in_dir(dir, files[i].name, files[i].body, run, NULL, wrote);
+        rc = sp__write_in_dir(dir, files[i].name, files[i].body, x->run, x, wrote);
     return rc;
 }

@@ -8,10 +8,16 @@
  *    "call_tree": [{"node", "parent", "depth", "region", "calls",
  *                   "inclusive_s", "own_s"}],
  *    "ranks": [{"rank", "clock_offset_ns", "metadata", "threads": [...],
- *               "calls": {"region": [...], "thread": [...], "start_ns": [...],
- *                         "end_ns": [...], "parent": [...], "depth": [...]}}]}
+ *               "ncalls", "calls": {"region": [...], "thread": [...],
+ *               "start_ns": [...], "end_ns": [...], "parent": [...],
+ *               "depth": [...]}}]}
  * Per-call data is columnar (one array per field) to stay compact; region
- * and thread are indices into "regions" and the rank's "threads".
+ * and thread are indices into "regions" and the rank's "threads"; parent is
+ * the index of the enclosing call in the rank's columns (-1: none). Every
+ * call, or those of --from/--to; streamed from the file (a rank's columns
+ * pass through temporary files), so the export holds no run's calls.
+ * Percentiles (p50_s, p95_s, p99_s) come from histograms (within 0.8 %);
+ * total_s counts a recursive region's outermost calls once.
  * A region's "calls", "total_s", "own_s" ... are over every rank (its
  * "per_rank" entries are each rank's); the figures under the rank rule
  * (analysis/sp_figures.h) are beside them: "total_per_rank_s" (mean over
@@ -22,12 +28,15 @@
  * is 0 for a top-level call everywhere; a call-tree node's parent is -1 at
  * the top level.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <string.h>
 
 #include "export.h"
 #include "sp_analysis.h"
 #include "sp_colors.h"
 #include "sp_diff.h"
+#include "sp_error.h"
 #include "sp_figures.h"
 
 static void kv_object(FILE *f, const sp_kvlist *l)
@@ -115,27 +124,74 @@ static void tree(const sp_run *run, const sp_figures *fg, FILE *f)
     fputs("\n  ],\n", f);
 }
 
-/* One column of a rank's calls as a JSON array. */
-static void column_i64(FILE *f, const char *name, const int64_t *a, size_t n, bool last)
+/* A rank's calls go into one temporary file per column while they stream,
+ * then into the document column by column: columnar JSON in bounded
+ * memory, whatever the number of calls. */
+enum { COL_REGION, COL_THREAD, COL_START, COL_END, COL_PARENT, COL_DEPTH, NCOLS };
+static const char *const col_names[NCOLS] = {"region", "thread", "start_ns",
+                                             "end_ns", "parent", "depth"};
+
+typedef struct columns {
+    FILE *f[NCOLS];
+    uint64_t n;
+} columns;
+
+static int column_value(void *ud, const sp__call *c)
 {
-    fprintf(f, "        \"%s\": [", name);
-    for (size_t i = 0; i < n; i++)
-        fprintf(f, "%s%" PRId64, i ? "," : "", a[i]);
-    fprintf(f, "]%s\n", last ? "" : ",");
+    columns *cs = ud;
+    const char *sep = cs->n ? "," : "";
+    fprintf(cs->f[COL_REGION], "%s%d", sep, (int)c->region);
+    fprintf(cs->f[COL_THREAD], "%s%d", sep, (int)c->thread);
+    fprintf(cs->f[COL_START], "%s%" PRId64, sep, c->start_ns);
+    fprintf(cs->f[COL_END], "%s%" PRId64, sep, c->end_ns);
+    fprintf(cs->f[COL_PARENT], "%s%" PRId64, sep, c->parent);
+    fprintf(cs->f[COL_DEPTH], "%s%u", sep, c->depth);
+    cs->n++;
+    return 0;
 }
 
-static void column_i32(FILE *f, const char *name, const int32_t *a, size_t n, bool last)
+static int copy_column(FILE *from, FILE *to)
 {
-    fprintf(f, "        \"%s\": [", name);
-    for (size_t i = 0; a && i < n; i++)
-        fprintf(f, "%s%d", i ? "," : "", (int)a[i]);
-    fprintf(f, "]%s\n", last ? "" : ",");
+    char buf[1 << 16];
+    size_t k;
+    if (fflush(from) != 0 || ferror(from))
+        return sp__error(SP_EIO, "cannot write a temporary file: %s", strerror(errno));
+    rewind(from);
+    while ((k = fread(buf, 1, sizeof buf, from)) > 0)
+        fwrite(buf, 1, k, to);
+    return ferror(from) ? sp__error(SP_EIO, "cannot read a temporary file back") : 0;
 }
 
-static void ranks(const sp_run *run, FILE *f)
+/* The calls of rank r: streamed into the columns, then written. */
+static int rank_calls(const sp__export *x, size_t r, FILE *f)
 {
+    columns cs = {{NULL}, 0};
+    int rc = 0;
+    for (int k = 0; k < NCOLS && rc == 0; k++)
+        if (!(cs.f[k] = tmpfile()))
+            rc = sp__error(SP_EIO, "cannot create a temporary file: %s", strerror(errno));
+    if (rc == 0)
+        rc = sp__stream_rank_calls(x->src, x->run->agg, r, &x->calls, column_value, &cs);
+    if (rc == 0) {
+        fprintf(f, "], \"ncalls\": %" PRIu64 ",\n      \"calls\": {\n", cs.n);
+        for (int k = 0; k < NCOLS && rc == 0; k++) {
+            fprintf(f, "        \"%s\": [", col_names[k]);
+            rc = copy_column(cs.f[k], f);
+            fprintf(f, "]%s\n", k + 1 < NCOLS ? "," : "");
+        }
+    }
+    for (int k = 0; k < NCOLS; k++)
+        if (cs.f[k])
+            fclose(cs.f[k]);
+    return rc;
+}
+
+static int ranks(const sp__export *x, FILE *f)
+{
+    const sp_run *run = x->run;
     fputs("  \"ranks\": [", f);
-    for (size_t r = 0; r < run->nranks; r++) {
+    int rc = 0;
+    for (size_t r = 0; r < run->nranks && rc == 0; r++) {
         const sp_rank_data *rk = &run->ranks[r];
         fprintf(f,
                 "%s\n    {\"rank\": %zu, \"clock_offset_ns\": %" PRId64
@@ -149,21 +205,15 @@ static void ranks(const sp_run *run, FILE *f)
             sp__json_str(f, rk->threads[t].name);
             fputc('}', f);
         }
-        fprintf(f, "], \"ncalls\": %zu,\n      \"calls\": {\n", rk->ncalls);
-        column_i32(f, "region", rk->region, rk->ncalls, false);
-        column_i32(f, "thread", rk->thread, rk->ncalls, false);
-        column_i64(f, "start_ns", rk->start_ns, rk->ncalls, false);
-        column_i64(f, "end_ns", rk->end_ns, rk->ncalls, false);
-        column_i64(f, "parent", rk->parent, rk->ncalls, false);
-        column_i32(f, "depth", rk->depth, rk->ncalls, true);
+        rc = rank_calls(x, r, f);
         fputs("      }}", f);
     }
     fputs("\n  ]\n", f);
+    return rc;
 }
 
 static int json_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    (void)ctx;
     fputs("{\n  \"format\": \"scope-profiler-export\",\n  \"version\": 1,\n  \"source\": ", f);
     sp__json_str(f, run->source_path);
     fputs(",\n  \"layout\": ", f);
@@ -191,14 +241,14 @@ static int json_body(const sp_run *run, FILE *f, const void *ctx)
     fputs(",\n", f);
     regions(run, fg, cm, f);
     tree(run, fg, f);
-    ranks(run, f);
+    int rc = ranks(ctx, f);
     fputs("}\n", f);
     sp_color_map_free(cm);
     sp_figures_free(fg);
-    return 0;
+    return rc;
 }
 
-int sp__export_json(const sp_run *run, const char *path, sp__wrote_fn wrote)
+int sp__export_json(const sp__export *x, const char *path, sp__wrote_fn wrote)
 {
-    return sp__write_file(path, json_body, run, NULL, wrote);
+    return sp__write_file(path, json_body, x->run, x, wrote);
 }

@@ -4,7 +4,8 @@
  * `scope-profiler plot`, one CSV per chart plus summary.json, in a directory:
  *   timeline.csv    rank, thread, depth, region, start_s, end_s: every box of
  *                   the timeline / flame chart (run time: seconds since the
- *                   run's first call, after clock offsets)
+ *                   run's first call, after clock offsets); every call, or
+ *                   those of --from/--to, streamed from the file
  *   flame.csv       the merged call tree: node, parent (-1: top level),
  *                   depth (0: top level), region, path ("a;b;c"), estimated,
  *                   calls, inclusive_s and own_s per rank (the mean over the
@@ -14,7 +15,9 @@
  *                   first): total seconds (rank x region heat map)
  *   histogram.csv   region, bin, lo_s, hi_s, count: call-duration histograms,
  *                   log-spaced bins when the durations span more than two
- *                   decades (as the chart), Freedman-Diaconis bin count
+ *                   decades (as the chart), Freedman-Diaconis bin count;
+ *                   from the pass's histograms (a duration's bin within
+ *                   0.8 %), every call counted
  *   timeseries.csv  region, rank, start_s, duration_s (duration over time)
  *   summary.json    the run (ranks, wall-clock span, the rank rule, sampling
  *                   period) and per region, the most time first: its colour
@@ -31,6 +34,7 @@
 #include <string.h>
 
 #include "export.h"
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_analysis_internal.h"
 #include "sp_colors.h"
@@ -38,29 +42,28 @@
 #include "sp_error.h"
 #include "sp_figures.h"
 
-static int64_t run_t0(const sp_run *run)
+typedef struct rows_out {
+    FILE *f;
+    const sp__export *x;
+} rows_out;
+
+static int timeline_row(void *ud, const sp__call *c)
 {
-    int64_t t0 = 0, t1 = 0;
-    sp_run_time_span(run, &t0, &t1);
-    return t0;
+    const rows_out *o = ud;
+    const sp_run *run = o->x->run;
+    int64_t s = c->start_ns + run->ranks[c->rank].clock_offset_ns - o->x->t0_ns;
+    fprintf(o->f, "%zu,%d,%u,", c->rank, (int)c->thread, c->depth);
+    sp__csv_str(o->f, run->region_names[c->region]);
+    fprintf(o->f, ",%.9f,%.9f\n", (double)s * 1e-9, (double)(s + c->end_ns - c->start_ns) * 1e-9);
+    return 0;
 }
 
 static int timeline_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    (void)ctx;
-    int64_t t0 = run_t0(run);
+    (void)run;
     fputs("rank,thread,depth,region,start_s,end_s\n", f);
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int64_t s = rk->start_ns[i] + rk->clock_offset_ns - t0;
-            fprintf(f, "%zu,%d,%d,", r, (int)rk->thread[i], rk->depth ? (int)rk->depth[i] : 0);
-            sp__csv_str(f, run->region_names[rk->region[i]]);
-            fprintf(f, ",%.9f,%.9f\n", (double)s * 1e-9,
-                    (double)(s + rk->end_ns[i] - rk->start_ns[i]) * 1e-9);
-        }
-    }
-    return 0;
+    rows_out o = {f, ctx};
+    return sp__export_each_call(ctx, timeline_row, &o);
 }
 
 static int flame_body(const sp_run *run, FILE *f, const void *ctx)
@@ -164,60 +167,29 @@ static int heatmap_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
-/* Per-region durations (ns) grouped by region, each group sorted. */
-typedef struct groups {
-    size_t *off;
-    int64_t *val;
-} groups;
-
-static int group_durations(const sp_run *run, groups *g)
+/* Bins of one region's call durations, from its histogram (sp_hist.h:
+ * each bucket's calls go to the bin of its value, within 0.8 %). */
+static void histogram_rows(FILE *f, const char *name, const sp_hist *h)
 {
-    size_t total = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        total += run->ranks[r].ncalls;
-    g->off = calloc(run->nregions + 1, sizeof *g->off);
-    g->val = malloc((total ? total : 1) * sizeof *g->val);
-    size_t *fill = malloc((run->nregions + 1) * sizeof *fill);
-    int64_t *tmp = malloc((total ? total : 1) * sizeof *tmp);
-    if (!g->off || !g->val || !fill || !tmp) {
-        free(fill);
-        free(tmp);
-        return sp__error(SP_ENOMEM, "out of memory");
-    }
-    for (size_t r = 0; r < run->nranks; r++)
-        for (size_t i = 0; i < run->ranks[r].ncalls; i++)
-            g->off[run->ranks[r].region[i] + 1]++;
-    for (size_t k = 0; k < run->nregions; k++) {
-        g->off[k + 1] += g->off[k];
-        fill[k] = g->off[k];
-    }
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++)
-            g->val[fill[rk->region[i]]++] = rk->end_ns[i] - rk->start_ns[i];
-    }
-    for (size_t k = 0; k < run->nregions; k++)
-        sp__sort_i64(g->val + g->off[k], g->off[k + 1] - g->off[k], tmp);
-    free(fill);
-    free(tmp);
-    return 0;
-}
-
-/* Bins of one region's sorted durations a[0..n). */
-static void histogram_rows(FILE *f, const char *name, const int64_t *a, size_t n)
-{
+    uint64_t n = h->count;
     if (!n)
         return;
-    double mn = (double)a[0], mx = (double)a[n - 1];
+    double mn = (double)h->min, mx = (double)h->max;
     double minpos = mn > 0 ? mn : 1;
-    for (size_t i = 0; mn <= 0 && i < n; i++)
-        if (a[i] > 0) {
-            minpos = (double)a[i];
+    size_t it = 0;
+    uint32_t idx;
+    uint64_t cnt;
+    while (mn <= 0 && sp_hist_next(h, &it, &idx, &cnt)) {
+        int64_t v = sp_hist_bucket_value(h, idx);
+        if (v > 0) {
+            minpos = (double)v;
             break;
         }
+    }
     bool logx = mx / minpos > 100;
     double lo = logx ? log10(minpos) : mn, hi = logx ? log10(mx) : mx;
-    double q1 = (double)a[n / 4], q3 = (double)a[(3 * n) / 4];
+    double q1 = (double)sp_hist_value_at_rank(h, n / 4);
+    double q3 = (double)sp_hist_value_at_rank(h, (3 * n) / 4);
     double iqr = logx ? log10(fmax(q3, minpos)) - log10(fmax(q1, minpos)) : q3 - q1;
     size_t nb = 1;
     if (hi > lo) {
@@ -225,13 +197,16 @@ static void histogram_rows(FILE *f, const char *name, const int64_t *a, size_t n
         double b = ceil((hi - lo) / width);
         nb = b < 1 ? 1 : b > 100 ? 100 : (size_t)b;
     }
-    size_t *count = calloc(nb, sizeof *count);
+    uint64_t *count = calloc(nb, sizeof *count);
     if (!count)
         return;
-    for (size_t i = 0; i < n; i++) {
-        double v = logx ? log10((double)a[i] > 0 ? (double)a[i] : minpos) : (double)a[i];
-        size_t b = hi > lo ? (size_t)((v - lo) / (hi - lo) * (double)nb) : 0;
-        count[b >= nb ? nb - 1 : b]++;
+    it = 0;
+    while (sp_hist_next(h, &it, &idx, &cnt)) {
+        double v = (double)sp_hist_bucket_value(h, idx);
+        v = logx ? log10(v > 0 ? v : minpos) : v;
+        double at = hi > lo ? (v - lo) / (hi - lo) * (double)nb : 0;
+        size_t b = at <= 0 ? 0 : (size_t)at;
+        count[b >= nb ? nb - 1 : b] += cnt;
     }
     for (size_t b = 0; b < nb; b++) {
         double b0 = lo + (hi - lo) * (double)b / (double)nb;
@@ -241,7 +216,8 @@ static void histogram_rows(FILE *f, const char *name, const int64_t *a, size_t n
             b1 = pow(10, b1);
         }
         sp__csv_str(f, name);
-        fprintf(f, ",%zu,%.9f,%.9f,%zu\n", b, b0 * 1e-9, (hi > lo ? b1 : b0) * 1e-9, count[b]);
+        fprintf(f, ",%zu,%.9f,%.9f,%" PRIu64 "\n", b, b0 * 1e-9, (hi > lo ? b1 : b0) * 1e-9,
+                count[b]);
     }
     free(count);
 }
@@ -249,33 +225,34 @@ static void histogram_rows(FILE *f, const char *name, const int64_t *a, size_t n
 static int histogram_body(const sp_run *run, FILE *f, const void *ctx)
 {
     (void)ctx;
-    groups g = {0};
-    int rc = group_durations(run, &g);
-    if (!rc) {
-        fputs("region,bin,lo_s,hi_s,count\n", f);
-        for (size_t k = 0; k < run->nregions; k++)
-            histogram_rows(f, run->region_names[k], g.val + g.off[k], g.off[k + 1] - g.off[k]);
+    fputs("region,bin,lo_s,hi_s,count\n", f);
+    for (size_t k = 0; k < run->nregions; k++) {
+        sp_hist h;
+        if (sp_agg_region_hist(run->agg, (int32_t)k, -1, false, &h))
+            return SP_ENOMEM;
+        histogram_rows(f, run->region_names[k], &h);
+        sp_hist_free(&h);
     }
-    free(g.off);
-    free(g.val);
-    return rc;
+    return 0;
+}
+
+static int timeseries_row(void *ud, const sp__call *c)
+{
+    const rows_out *o = ud;
+    const sp_run *run = o->x->run;
+    sp__csv_str(o->f, run->region_names[c->region]);
+    fprintf(o->f, ",%zu,%.9f,%.9f\n", c->rank,
+            (double)(c->start_ns + run->ranks[c->rank].clock_offset_ns - o->x->t0_ns) * 1e-9,
+            (double)(c->end_ns - c->start_ns) * 1e-9);
+    return 0;
 }
 
 static int timeseries_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    (void)ctx;
-    int64_t t0 = run_t0(run);
+    (void)run;
     fputs("region,rank,start_s,duration_s\n", f);
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            sp__csv_str(f, run->region_names[rk->region[i]]);
-            fprintf(f, ",%zu,%.9f,%.9f\n", r,
-                    (double)(rk->start_ns[i] + rk->clock_offset_ns - t0) * 1e-9,
-                    (double)(rk->end_ns[i] - rk->start_ns[i]) * 1e-9);
-        }
-    }
-    return 0;
+    rows_out o = {f, ctx};
+    return sp__export_each_call(ctx, timeseries_row, &o);
 }
 
 static const struct {
@@ -367,12 +344,12 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
-int sp__export_plot_data(const sp_run *run, const char *dir, sp__wrote_fn wrote)
+int sp__export_plot_data(const sp__export *x, const char *dir, sp__wrote_fn wrote)
 {
     int rc = sp__mkdir_p(dir);
     for (size_t i = 0; !rc && i < NFILES; i++)
-        rc = sp__write_in_dir(dir, files[i].name, files[i].body, run, NULL, wrote);
+        rc = sp__write_in_dir(dir, files[i].name, files[i].body, x->run, x, wrote);
     if (!rc)
-        rc = sp__write_in_dir(dir, "summary.json", summary_body, run, NULL, wrote);
+        rc = sp__write_in_dir(dir, "summary.json", summary_body, x->run, x, wrote);
     return rc;
 }

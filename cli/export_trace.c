@@ -5,7 +5,9 @@
  * pid = rank, tid = thread index, ts / dur in microseconds with the
  * nanoseconds as three decimals (exact: printed from the integer ns), ts
  * relative to the run's first call after clock offsets. "M" metadata events
- * name the processes ("rank N") and threads.
+ * name the processes ("rank N") and threads. The events are streamed from
+ * the file rank by rank; a viewer loads the whole document, so the verb
+ * says when it would be too large for one (--from/--to, --ranks, --top).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,11 +25,29 @@ static void put_us(FILE *f, int64_t ns)
     fprintf(f, "%" PRId64 ".%03" PRId64, ns / 1000, ns % 1000);
 }
 
+typedef struct trace_out {
+    FILE *f;
+    const sp__export *x;
+} trace_out;
+
+static int trace_event(void *ud, const sp__call *c)
+{
+    const trace_out *o = ud;
+    FILE *f = o->f;
+    const sp_run *run = o->x->run;
+    fputs(",\n  {\"ph\": \"X\", \"cat\": \"region\", \"name\": ", f);
+    sp__json_str(f, run->region_names[c->region]);
+    fprintf(f, ", \"pid\": %zu, \"tid\": %d, \"ts\": ", c->rank, (int)c->thread);
+    put_us(f, c->start_ns + run->ranks[c->rank].clock_offset_ns - o->x->t0_ns);
+    fputs(", \"dur\": ", f);
+    put_us(f, c->end_ns - c->start_ns);
+    fputc('}', f);
+    return 0;
+}
+
 static int trace_body(const sp_run *run, FILE *f, const void *ctx)
 {
-    (void)ctx;
-    int64_t t0 = 0, t1 = 0;
-    sp_run_time_span(run, &t0, &t1);
+    const sp__export *x = ctx;
     fputs("{\"displayTimeUnit\": \"ns\",\n \"otherData\": {\"source\": ", f);
     sp__json_str(f, run->source_path);
     for (size_t i = 0; i < run->meta.n; i++) {
@@ -38,8 +58,12 @@ static int trace_body(const sp_run *run, FILE *f, const void *ctx)
     }
     fputs("},\n \"traceEvents\": [", f);
     bool first = true;
-    for (size_t r = 0; r < run->nranks; r++) {
+    trace_out o = {f, x};
+    int rc = 0;
+    for (size_t r = 0; r < run->nranks && rc == 0; r++) {
         const sp_rank_data *rk = &run->ranks[r];
+        if (rk->excluded)
+            continue;
         fprintf(f,
                 "%s\n  {\"ph\": \"M\", \"name\": \"process_name\", \"pid\": %zu, "
                 "\"args\": {\"name\": \"rank %zu\"}},",
@@ -60,21 +84,13 @@ static int trace_body(const sp_run *run, FILE *f, const void *ctx)
                 fprintf(f, "\"thread %zu\"", t);
             fputs("}}", f);
         }
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            fputs(",\n  {\"ph\": \"X\", \"cat\": \"region\", \"name\": ", f);
-            sp__json_str(f, run->region_names[rk->region[i]]);
-            fprintf(f, ", \"pid\": %zu, \"tid\": %d, \"ts\": ", r, (int)rk->thread[i]);
-            put_us(f, rk->start_ns[i] + rk->clock_offset_ns - t0);
-            fputs(", \"dur\": ", f);
-            put_us(f, rk->end_ns[i] - rk->start_ns[i]);
-            fputc('}', f);
-        }
+        rc = sp__stream_rank_calls(x->src, run->agg, r, &x->calls, trace_event, &o);
     }
     fputs("\n ]\n}\n", f);
-    return 0;
+    return rc;
 }
 
-int sp__export_chrome_trace(const sp_run *run, const char *path, sp__wrote_fn wrote)
+int sp__export_chrome_trace(const sp__export *x, const char *path, sp__wrote_fn wrote)
 {
-    return sp__write_file(path, trace_body, run, NULL, wrote);
+    return sp__write_file(path, trace_body, x->run, x, wrote);
 }

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sp_agg.h"
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
 #include "sp_display.h"
@@ -66,6 +67,14 @@ int sp__write_in_dir(const char *dir, const char *name, sp__body_fn body, const 
         return sp__error(SP_ENOMEM, "out of memory");
     int rc = sp__write_file(path, body, run, ctx, wrote);
     free(path);
+    return rc;
+}
+
+int sp__export_each_call(const sp__export *x, sp__call_fn fn, void *ud)
+{
+    int rc = 0;
+    for (size_t r = 0; rc == 0 && r < x->run->nranks; r++)
+        rc = sp__stream_rank_calls(x->src, x->run->agg, r, &x->calls, fn, ud);
     return rc;
 }
 

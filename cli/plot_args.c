@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "sp_agg.h"
+#include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_ranks.h"
 
 static int parse_long(const char **p, long *out)
 {
@@ -111,90 +114,6 @@ int sp__count_parse(const char *s, const char *option, long max, long *out)
     return 0;
 }
 
-sp_run *sp__open_analyzed(const char *path)
-{
-    sp_run *run = sp__cli_open_run(path);
-    if (run && sp_run_analyze(run)) {
-        sp__cli_error("cannot analyze '%s': %s", path, sp_last_error());
-        sp_run_free(run);
-        return NULL;
-    }
-    return run;
-}
-
-/* ---------------------------------------------------------------- subset */
-
-static int copy_kvlist(sp_kvlist *dst, const sp_kvlist *src)
-{
-    for (size_t i = 0; i < src->n; i++)
-        if (sp_kvlist_set(dst, src->items[i].key, src->items[i].value))
-            return SP_ENOMEM;
-    return 0;
-}
-
-static char *dup_or_null(const char *s, int *rc)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    if (!d)
-        *rc = SP_ENOMEM;
-    return d;
-}
-
-/* Copy the kept calls of src into dst (rank data already zeroed). */
-static int subset_rank(sp_rank_data *dst, const sp_rank_data *src, const bool *keep_region,
-                       bool keep_rank)
-{
-    int rc = 0;
-    dst->clock_offset_ns = src->clock_offset_ns;
-    dst->clock_offset_err_ns = src->clock_offset_err_ns;
-    dst->excluded = src->excluded || !keep_rank; /* per-rank figures skip it */
-    if (copy_kvlist(&dst->meta, &src->meta))
-        return SP_ENOMEM;
-    dst->nthreads = src->nthreads;
-    dst->threads = calloc(src->nthreads ? src->nthreads : 1, sizeof *dst->threads);
-    if (!dst->threads)
-        return SP_ENOMEM;
-    for (size_t t = 0; t < src->nthreads; t++) {
-        dst->threads[t].os_tid = src->threads[t].os_tid;
-        dst->threads[t].name = dup_or_null(src->threads[t].name, &rc);
-    }
-    size_t n = 0;
-    for (size_t i = 0; keep_rank && i < src->ncalls; i++)
-        n += keep_region[src->region[i]];
-    if (rc || sp_rank_alloc_calls(dst, n))
-        return SP_ENOMEM;
-    int64_t *newidx = malloc((src->ncalls ? src->ncalls : 1) * sizeof *newidx);
-    if (!newidx)
-        return SP_ENOMEM;
-    size_t k = 0;
-    for (size_t i = 0; keep_rank && i < src->ncalls; i++) {
-        newidx[i] = -1;
-        /* Nearest kept ancestor: parents come first, so newidx[p] is known. */
-        int64_t p = src->parent[i];
-        int64_t np = -1;
-        while (p >= 0 && (size_t)p < i) {
-            if (newidx[p] >= 0) {
-                np = newidx[p];
-                break;
-            }
-            int64_t pp = src->parent[p];
-            p = (pp >= 0 && pp < p) ? pp : -1;
-        }
-        if (!keep_region[src->region[i]])
-            continue;
-        dst->start_ns[k] = src->start_ns[i];
-        dst->end_ns[k] = src->end_ns[i];
-        dst->region[k] = src->region[i];
-        dst->thread[k] = src->thread[i];
-        dst->parent[k] = np;
-        newidx[i] = (int64_t)k++;
-    }
-    free(newidx);
-    return 0;
-}
-
 static void describe_ranks(const sp_run *run, char *buf, size_t n)
 {
     if (run->nranks == 0)
@@ -205,53 +124,97 @@ static void describe_ranks(const sp_run *run, char *buf, size_t n)
         snprintf(buf, n, "%zu ranks: 0-%zu", run->nranks, run->nranks - 1);
 }
 
-sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_region_filter *f)
+int sp__check_rank_list(const sp_run *run, const sp__rank_list *ranks, const char *path)
 {
     for (size_t i = 0; ranks && i < ranks->n; i++) {
         if ((size_t)ranks->r[i].hi >= run->nranks) {
             char what[64];
             describe_ranks(run, what, sizeof what);
             long bad = (size_t)ranks->r[i].lo >= run->nranks ? ranks->r[i].lo : (long)run->nranks;
-            return sp__error_null(SP_EINVAL, "--ranks: rank %ld is not in '%s' (%s)", bad,
-                                  run->source_path ? run->source_path : "the run", what);
+            return sp__error(SP_EINVAL, "--ranks: rank %ld is not in '%s' (%s)", bad, path, what);
         }
     }
-    sp_run *out = sp_run_new();
+    return 0;
+}
+
+/* Ranks wanted before the rank count is known: ranks[0 .. max listed]
+ * (NULL: every rank, or a list too long to spell out: read all, drop after). */
+static bool *wanted_ranks(const sp__rank_list *ranks, size_t *n)
+{
+    *n = 0;
+    long max = -1;
+    for (size_t i = 0; ranks && i < ranks->n; i++)
+        max = ranks->r[i].hi > max ? ranks->r[i].hi : max;
+    if (max < 0 || max >= (1L << 24))
+        return NULL;
+    bool *want = calloc((size_t)max + 1, sizeof *want);
+    for (size_t i = 0; want && i < ranks->n; i++)
+        for (long v = ranks->r[i].lo; v <= ranks->r[i].hi; v++)
+            want[v] = true;
+    *n = want ? (size_t)max + 1 : 0;
+    return want;
+}
+
+int sp__run_keep_region_ids(sp_run *run, const bool *keep)
+{
+    int rc = sp_agg_keep_regions(run->agg, keep, run->nregions);
+    if (rc == 0)
+        rc = sp_agg_attach(run, run->agg);
+    for (size_t r = 0; rc == 0 && r < run->nranks; r++)
+        if (run->ranks[r].ncalls) { /* calls kept in memory (v1 files): their paths */
+            rc = sp__calls_tree_nodes(run);
+            break;
+        }
+    return rc;
+}
+
+int sp__run_keep_regions(sp_run *run, const sp_region_filter *f)
+{
+    if (!f || !run->agg)
+        return 0;
     bool *keep = calloc(run->nregions ? run->nregions : 1, sizeof *keep);
-    int rc = (!out || !keep) ? SP_ENOMEM : 0;
-    for (size_t g = 0; !rc && g < run->nregions; g++) {
+    if (!keep)
+        return sp__error(SP_ENOMEM, "out of memory selecting regions");
+    for (size_t g = 0; g < run->nregions; g++)
         keep[g] = sp_region_filter_match(f, run->region_names[g]);
-        if (sp_run_intern_region(out, run->region_names[g]) < 0)
-            rc = SP_ENOMEM;
-    }
-    if (!rc) {
-        out->schema_version = run->schema_version;
-        out->source_path = dup_or_null(run->source_path, &rc);
-        out->layout = dup_or_null(run->layout, &rc);
-    }
-    if (!rc && (copy_kvlist(&out->meta, &run->meta) || sp_run_set_ranks(out, run->nranks)))
-        rc = SP_ENOMEM;
-    if (!rc && run->nregion_flags && run->region_flags) {
-        /* sampled / throttled marks (sp_figures.h) follow the regions */
-        out->region_flags = malloc(run->nregion_flags * sizeof *out->region_flags);
-        if (!out->region_flags)
-            rc = SP_ENOMEM;
-        else {
-            memcpy(out->region_flags, run->region_flags,
-                   run->nregion_flags * sizeof *out->region_flags);
-            out->nregion_flags = run->nregion_flags;
-        }
-    }
-    for (size_t r = 0; !rc && r < run->nranks; r++)
-        rc = subset_rank(&out->ranks[r], &run->ranks[r], keep, sp__rank_list_has(ranks, (long)r));
+    int rc = sp__run_keep_region_ids(run, keep);
     free(keep);
-    if (!rc)
-        rc = sp_run_analyze(out);
-    if (rc) {
-        sp_run_free(out);
-        return sp__error_null(rc, "out of memory filtering the run");
+    return rc;
+}
+
+sp_run *sp__open_selected(const char *path, unsigned flags, const sp__rank_list *ranks,
+                          const sp_region_filter *filter)
+{
+    size_t nsel = 0;
+    bool *want = wanted_ranks(ranks, &nsel);
+    sp_agg_opts o = {.flags = flags, .ranks = want, .nranks_sel = nsel, .series_bins = 1024};
+    sp_run *run = sp__cli_read(path, &o);
+    free(want);
+    if (!run)
+        return NULL;
+    int rc = sp__check_rank_list(run, ranks, path);
+    if (rc == 0 && ranks && ranks->n) {
+        bool *keep = calloc(run->nranks ? run->nranks : 1, sizeof *keep);
+        rc = keep ? 0 : sp__error(SP_ENOMEM, "out of memory selecting ranks");
+        for (size_t r = 0; keep && r < run->nranks; r++)
+            keep[r] = sp__rank_list_has(ranks, (long)r);
+        if (rc == 0)
+            rc = sp_run_keep_ranks(run, keep);
+        free(keep);
     }
-    return out;
+    if (rc == 0)
+        rc = sp__run_keep_regions(run, filter);
+    if (rc) {
+        sp__cli_error("%s", sp_last_error());
+        sp_run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
+sp_run *sp__open_analyzed(const char *path)
+{
+    return sp__open_selected(path, 0, NULL, NULL);
 }
 
 int32_t sp__pick_region(const sp_run *run, const char *name, const char *path)

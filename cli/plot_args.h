@@ -47,19 +47,49 @@ int sp__size_parse(const char *s, double *w, double *h);
 /* Parse a positive integer option value (1..max). 0 or SP_EINVAL. */
 int sp__count_parse(const char *s, const char *option, long max, long *out);
 
-/* Read and analyze a run; on failure report one line (naming the file) and
- * return NULL. */
+/*
+ * Read a run aggregate-first with the selection of plot, export and report
+ * (flags: SP_AGG_* extras). Only the ranks in `ranks` are read (NULL or
+ * empty: all); the others stay, without calls, left out of the per-rank
+ * figures, so "rank 5" is still rank 5. With a filter, the run is what it
+ * would be had only the matching regions been recorded (sp_agg_keep_regions:
+ * a call of a region left out gives its time to its nearest kept caller).
+ * NULL after reporting the error (a listed rank the run does not have:
+ * "--ranks: rank 7 is not in FILE (4 ranks: 0-3)").
+ */
+sp_run *sp__open_selected(const char *path, unsigned flags, const sp__rank_list *ranks,
+                          const sp_region_filter *filter);
+
+/* sp__open_selected(path, 0, NULL, NULL). */
 sp_run *sp__open_analyzed(const char *path);
+
+/* Keep only the regions matching f in an aggregate-first run (see
+ * sp__open_selected). 0 or SP_ENOMEM. */
+int sp__run_keep_regions(sp_run *run, const sp_region_filter *f);
+
+/* The same for the regions g with keep[g] (run->nregions entries). */
+int sp__run_keep_region_ids(sp_run *run, const bool *keep);
+
+/* A listed rank the run does not have: SP_EINVAL with sp_last_error()
+ * "--ranks: rank 7 is not in 'path' (4 ranks: 0-3)"; else 0. */
+int sp__check_rank_list(const sp_run *run, const sp__rank_list *ranks, const char *path);
+
+/* ---- runs with their calls (run_subset.c): the comparisons still read
+ * every call; everything else reads aggregate-first. ---- */
 
 /*
  * A copy of run keeping the calls of the ranks in `ranks` (NULL or empty =
  * all) and the regions matching f (NULL = all), analyzed. A kept call whose
  * parent was dropped gets the nearest kept ancestor as parent. Rank numbers
- * are kept (dropped ranks stay, without calls), so "rank 5" is still rank 5.
- * NULL with sp_last_error() on SP_ENOMEM or SP_EINVAL (a listed rank the run
- * does not have: "--ranks: rank 7 is not in FILE (4 ranks: 0-3)").
+ * are kept (dropped ranks stay, without calls). NULL with sp_last_error()
+ * on SP_ENOMEM or SP_EINVAL (a listed rank the run does not have).
  */
 sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_region_filter *f);
+
+/* The run at path read whole (sp__cli_open_run) and cut to the selection
+ * (sp__run_subset); NULL after reporting the error. */
+sp_run *sp__open_with_calls(const char *path, const sp__rank_list *ranks,
+                            const sp_region_filter *filter);
 
 /* Region id by name (--region), or the region with the largest own time
  * when name is NULL. -1 with sp_last_error() when there is no such region

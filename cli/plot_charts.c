@@ -73,6 +73,11 @@ bool sp__chart_uses_region(sp__chart_kind k)
 #define MIN_FIT_H 220.0
 
 #ifdef SP_HAVE_PLOTS
+static const sp_run *timeline_run(const sp__chart_job *job)
+{
+    return job->timeline_run ? job->timeline_run : job->run;
+}
+
 /* The timeline has no default title; a saved image needs one to say what it
  * shows. The same style sizes the image (sp__chart_fit_height) and draws it. */
 static sp_plot_style timeline_style(const sp__chart_job *job, const sp_plot_style *st, char *buf,
@@ -81,8 +86,9 @@ static sp_plot_style timeline_style(const sp__chart_job *job, const sp_plot_styl
     sp_plot_style out = *st;
     if (!st->title) {
         size_t nr = job->run->nranks, ng = job->run->nregions;
-        snprintf(buf, n, "Timeline: %zu rank%s, %zu region%s", nr, nr == 1 ? "" : "s", ng,
-                 ng == 1 ? "" : "s");
+        snprintf(buf, n, "Timeline: %zu rank%s, %zu region%s%s%s", nr, nr == 1 ? "" : "s", ng,
+                 ng == 1 ? "" : "s", job->timeline_note ? ": " : "",
+                 job->timeline_note ? job->timeline_note : "");
         out.title = buf;
     }
     return out;
@@ -95,13 +101,13 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
     const sp_run *run = job->run;
     if (kind == SP__CHART_TIMELINE) {
 #ifdef SP_HAVE_PLOTS
-        sp_timeline *tl = sp_timeline_new(run);
+        sp_timeline *tl = sp_timeline_new(timeline_run(job));
         sp_timeline_view view;
         sp_timeline_view_init(&view, tl);
         sp_plot_style plain;
         sp_plot_style_init(&plain);
         plain.title = job->title;
-        char title[160];
+        char title[400];
         sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
         sp_timeline_geometry g;
         /* measured at a height where every lane fits: the bands under the
@@ -152,12 +158,16 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
 static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *job,
                          const sp_plot_style *st)
 {
-    sp_timeline *tl = sp_timeline_new(job->run);
+    sp_timeline *tl = sp_timeline_new(timeline_run(job));
     if (!tl)
         return SP_ENOMEM;
     sp_timeline_view view;
     sp_timeline_view_init(&view, tl);
-    char title[160];
+    if (job->timeline_note && job->timeline_t1_ns > 0) { /* a part of the run: its span */
+        view.t0_ns = 0;
+        view.t1_ns = job->timeline_t1_ns;
+    }
+    char title[400];
     sp_plot_style titled = timeline_style(job, st, title, sizeof title);
     int rc = sp_timeline_draw(cr, w, h, tl, &view, &titled);
     sp_timeline_free(tl);
@@ -289,7 +299,7 @@ size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, s
 {
     *nlanes = 0;
 #ifdef SP_HAVE_PLOTS
-    sp_timeline *tl = sp_timeline_new(job->run);
+    sp_timeline *tl = sp_timeline_new(timeline_run(job));
     if (!tl)
         return 0;
     sp_timeline_view view;
@@ -297,7 +307,7 @@ size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, s
     sp_plot_style plain;
     sp_plot_style_init(&plain);
     plain.title = job->title;
-    char title[160];
+    char title[400];
     sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
     *nlanes = sp_timeline_lane_count(tl);
     size_t shown = sp_timeline_lanes_shown(tl, w, h, &view, &st);

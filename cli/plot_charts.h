@@ -50,6 +50,12 @@ typedef struct sp__chart_job {
      * compare and scaling charts make one map over the runs they show, so a
      * region has the same colour in every chart of a document. */
     const struct sp_color_map *colors;
+    /* timeline: the run whose calls it draws (a run read aggregate-first
+     * holds none: timeline_calls.h reads them), NULL = run; and what part
+     * of the run that is ("the first 1.2 s of 30 s ...", NULL = all). */
+    const sp_run *timeline_run;
+    const char *timeline_note;
+    int64_t timeline_t1_ns;  /* with a note: the part's end in run time */
 } sp__chart_job;
 
 #ifdef SP_HAVE_PLOTS

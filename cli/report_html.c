@@ -6,6 +6,7 @@
  * loads nothing (no fonts, scripts, styles or images from anywhere).
  */
 #include "report.h"
+#include "timeline_calls.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,27 @@ static int charts(sp__report *r, FILE *f)
     bool enough = false;
     int32_t region = imbalance_region(run, fg), hot = durations_region(run, fg, &enough);
     sp__chart_job job = {.run = run, .region = region, .colors = r->colors};
+    /* The timeline draws calls: read from the file (all of a small run,
+     * the first window of a long one, and the page says so). */
+    sp__timeline_calls tc;
+    if (sp__timeline_calls_get(run, r->path, SP__TIMELINE_MAX_CALLS, &tc)) {
+        sp_figures_free(fg);
+        return SP_EIO;
+    }
+    char note[200];
+    job.timeline_run = tc.run;
+    if (tc.partial) {
+        sp__timeline_calls_note(&tc, note, sizeof note);
+        job.timeline_note = note;
+        job.timeline_t1_ns = tc.shown_ns;
+    }
     fputs("<section id=\"charts\"><h2>Charts</h2>\n<h3>Timeline</h3>\n", f);
+    if (tc.partial) {
+        fputs("<p class=\"note\">The timeline shows ", f);
+        sp__html(f, note);
+        fprintf(f, ": a report reads at most %d calls for it; the viewer shows the whole run.</p>\n",
+                SP__TIMELINE_MAX_CALLS);
+    }
     /* Tall enough for every lane of every rank; if a run has more lanes
      * than that, say which are left out and how to see them. */
     double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
@@ -188,6 +209,7 @@ static int charts(sp__report *r, FILE *f)
     if (!rc)
         rc = sp__report_chart(r, f, SP__CHART_TIMESERIES, &job, 1200, 420);
     fputs("</section>\n", f);
+    sp__timeline_calls_free(&tc);
     sp_figures_free(fg);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_diff.h"
 #include "sp_error.h"
@@ -48,11 +49,10 @@ int sp__report_overview(sp__report *r, FILE *f)
         free(ids);
         return SP_ENOMEM;
     }
-    size_t threads = 0, calls = 0;
-    for (size_t k = 0; k < run->nranks; k++) {
+    size_t threads = 0;
+    uint64_t calls = sp_run_total_calls(run);
+    for (size_t k = 0; k < run->nranks; k++)
         threads += run->ranks[k].excluded ? 0 : run->ranks[k].nthreads;
-        calls += run->ranks[k].ncalls;
-    }
     char a[64], b[64], c[200], rule[512];
     fputs("<section id=\"overview\"><h2>Overview</h2>\n<div class=\"cards\">\n", f);
     /* the headline of a run: its wall-clock span */
@@ -67,7 +67,7 @@ int sp__report_overview(sp__report *r, FILE *f)
     card(f, "Regions", a, NULL);
     snprintf(a, sizeof a, "%zu", threads);
     card(f, "Threads", a, NULL);
-    snprintf(a, sizeof a, "%zu", calls);
+    snprintf(a, sizeof a, "%" PRIu64, calls);
     card(f, "Calls", a, NULL);
     if (n > 0 && run->regions[ids[0]].all.calls) {
         double own_all = 0;
@@ -285,25 +285,28 @@ void sp__report_ranks(const sp__report *r, FILE *f)
             left_out++;
             continue;
         }
-        int64_t busy = 0, first = INT64_MAX, last = INT64_MIN;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            if (rk->depth && rk->depth[i] == 0)
-                busy += rk->end_ns[i] - rk->start_ns[i];
-            first = rk->start_ns[i] < first ? rk->start_ns[i] : first;
-            last = rk->end_ns[i] > last ? rk->end_ns[i] : last;
+        /* From the aggregates: busy is the top-level paths' inclusive
+         * time, first and last the rank's span (clocks aligned). */
+        const sp_agg_rank *o = run->agg && k < run->agg->nranks ? &run->agg->ranks[k] : NULL;
+        int64_t busy = 0;
+        for (size_t i = 0; o && i < o->nnode_cells; i++) {
+            int32_t node = o->node_cells[i].key;
+            if (node > 0 && (size_t)node < o->nnodes && o->nodes[node].parent == 0)
+                busy += o->node_cells[i].incl_ns;
         }
+        uint64_t ncalls = sp_run_rank_calls(run, k);
         const char *host = sp_kvlist_get(&rk->meta, "hostname");
         if (!host)
             host = sp_kvlist_get(&run->meta, "hostname");
         char b[32];
         fprintf(f, "<tr><td data-v=\"%zu\">%zu</td><td>", k, k);
         sp__html(f, host ? host : "-");
-        fprintf(f, "</td><td data-v=\"%zu\">%zu</td><td data-v=\"%zu\">%zu</td>", rk->nthreads,
-                rk->nthreads, rk->ncalls, rk->ncalls);
+        fprintf(f, "</td><td data-v=\"%zu\">%zu</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
+                rk->nthreads, rk->nthreads, ncalls, ncalls);
         dur_cell(f, (double)busy * 1e-9);
-        if (rk->ncalls) {
-            dur_cell(f, (double)(first + rk->clock_offset_ns - t0) * 1e-9);
-            dur_cell(f, (double)(last + rk->clock_offset_ns - t0) * 1e-9);
+        if (o && o->has_span) {
+            dur_cell(f, (double)(o->first_ns - t0) * 1e-9);
+            dur_cell(f, (double)(o->last_ns - t0) * 1e-9);
         } else {
             fputs("<td data-v=\"0\">-</td><td data-v=\"0\">-</td>", f);
         }

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
@@ -167,54 +168,40 @@ static void mpi_and_imbalance(const sp_run *run, const sp_figures *fg, warnings 
     }
 }
 
-static int cmp_i64_desc(const void *pa, const void *pb)
+/* The sum of the k largest values of h (ns), from its buckets (within
+ * 0.8 %; the largest value is exact). */
+static double top_sum_ns(const sp_hist *h, uint64_t k)
 {
-    int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-    return a > b ? -1 : a < b;
+    uint32_t idx[SP_HIST_NBUCKETS];
+    uint64_t cnt[SP_HIST_NBUCKETS];
+    size_t n = 0, it = 0;
+    while (n < SP_HIST_NBUCKETS && sp_hist_next(h, &it, &idx[n], &cnt[n]))
+        n++;
+    double sum = 0;
+    while (n-- && k) {
+        uint64_t take = cnt[n] < k ? cnt[n] : k;
+        sum += (double)take * (double)sp_hist_bucket_value(h, idx[n]);
+        k -= take;
+    }
+    return sum;
 }
 
-/* Regions whose slowest 1 % of calls take at least half of the time. */
+/* Regions whose slowest 1 % of calls take at least half of the time (from
+ * the histograms of the call durations: within 0.8 %). */
 static int few_slow_calls(const sp_run *run, const sp_figures *fg, warnings *ws)
 {
-    size_t total = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        total += run->ranks[r].ncalls;
-    size_t *off = calloc(run->nregions + 1, sizeof *off), *fill = NULL;
-    int64_t *dur = malloc((total ? total : 1) * sizeof *dur);
-    if (off)
-        fill = malloc((run->nregions + 1) * sizeof *fill);
-    if (!off || !dur || !fill) {
-        free(off);
-        free(dur);
-        free(fill);
-        return SP_ENOMEM;
-    }
-    for (size_t r = 0; r < run->nranks; r++)
-        for (size_t i = 0; i < run->ranks[r].ncalls; i++)
-            off[run->ranks[r].region[i] + 1]++;
-    for (size_t g = 0; g < run->nregions; g++) {
-        off[g + 1] += off[g];
-        fill[g] = off[g];
-    }
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++)
-            dur[fill[rk->region[i]]++] = rk->end_ns[i] - rk->start_ns[i];
-    }
     char a[32], b[32], c[32], d[32];
     for (size_t g = 0; g < run->nregions; g++) {
-        size_t n = off[g + 1] - off[g];
+        uint64_t n = run->regions[g].all.calls;
         if (n < FEW_MIN_CALLS || sp_region_fig_kind(run, (int32_t)g) == SP_FIG_ESTIMATE)
             continue;
-        int64_t *v = dur + off[g];
-        qsort(v, n, sizeof *v, cmp_i64_desc);
-        size_t k = n / 100 ? n / 100 : 1;
-        double top = 0, all = 0;
-        for (size_t i = 0; i < n; i++) {
-            all += (double)v[i] * 1e-9;
-            if (i < k)
-                top += (double)v[i] * 1e-9;
-        }
+        sp_hist h;
+        if (sp_agg_region_hist(run->agg, (int32_t)g, -1, false, &h))
+            return SP_ENOMEM;
+        uint64_t k = n / 100 ? n / 100 : 1;
+        double top = top_sum_ns(&h, k) * 1e-9, all = run->regions[g].all.mean_s * (double)n;
+        double median = sp_hist_quantile(&h, 0.5) * 1e-9, slowest = (double)h.max * 1e-9;
+        sp_hist_free(&h);
         double impact = top / (double)(fg->nranks ? fg->nranks : 1);
         if (all <= 0 || top < FEW_SHARE * all || impact < MIN_SHARE * fg->span_s)
             continue;
@@ -224,17 +211,14 @@ static int few_slow_calls(const sp_run *run, const sp_figures *fg, warnings *ws)
         fputs("<li class=\"slowcalls\"><b>A few slow calls</b> in <code>", s.f);
         sp__html(s.f, run->region_names[g]);
         fprintf(s.f,
-                "</code>: the slowest %zu of %zu calls (%.1f%%) take %.0f%% of its time (%s of "
-                "%s, sums over %zu rank%s); the median call takes %s, the slowest %s</li>\n",
+                "</code>: the slowest %" PRIu64 " of %" PRIu64 " calls (%.1f%%) take %.0f%% of its "
+                "time (%s of %s, sums over %zu rank%s); the median call takes %s, the slowest "
+                "%s</li>\n",
                 k, n, 100.0 * (double)k / (double)n, pct(top, all), sp__fmt_dur(top, a, sizeof a),
                 sp__fmt_dur(all, b, sizeof b), fg->nranks, fg->nranks == 1 ? "" : "s",
-                sp__fmt_dur((double)v[n / 2] * 1e-9, c, sizeof c),
-                sp__fmt_dur((double)v[0] * 1e-9, d, sizeof d));
+                sp__fmt_dur(median, c, sizeof c), sp__fmt_dur(slowest, d, sizeof d));
         add(ws, impact, sb_close(&s));
     }
-    free(off);
-    free(dur);
-    free(fill);
     return 0;
 }
 

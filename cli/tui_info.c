@@ -14,11 +14,9 @@ static long info_lines(const sp__tui *t, char lines[][512], long max)
 {
     const sp_run *run = t->run;
     long n = 0;
-    size_t calls = 0, threads = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        calls += run->ranks[r].ncalls;
+    size_t calls = (size_t)sp_run_total_calls(run), threads = 0;
+    for (size_t r = 0; r < run->nranks; r++)
         threads += run->ranks[r].nthreads;
-    }
     int64_t t0 = 0, t1 = 0;
     char b[32];
     bool span = sp_run_time_span(run, &t0, &t1) == 0;

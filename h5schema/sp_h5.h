@@ -105,7 +105,7 @@ bool sp_h5_isolation_enabled(void);
 /* SCOPE_PROFILER_READ_TIMEOUT when valid, else SP_READ_TIMEOUT_DEFAULT. */
 double sp_h5_read_timeout(void);
 
-/* ---- how much a read may use (sp_h5_read_util.c) ----
+/* ---- how much a read may use (sp_h5_read_budget.c) ----
  * Every read is bounded: what the file claims (elements, strings, ranks,
  * metadata) is charged before memory is allocated for it, and a read that
  * would need more than the limit fails with SP_ENOMEM and a message naming

@@ -178,7 +178,7 @@ int32_t sp__name_index_find(const sp__name_index *ix, const sp_run *run,
 /* Region id of name, appended to run->region_names if new; -1 on ENOMEM. */
 int32_t sp__name_index_intern(sp__name_index *ix, sp_run *run, const char *name);
 
-/* ---- the read budget (sp_h5_read_util.c) ----
+/* ---- the read budget (sp_h5_read_budget.c) ----
  *
  * A read trusts nothing the file claims. sp_h5_read() opens a budget for the
  * file (its real size and the read limit, sp_h5_read_limit()) on the calling
@@ -239,16 +239,46 @@ void sp__h5_size_str(uint64_t bytes, char *buf, size_t len);
 int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64_t n,
                          size_t elem_size);
 
-/* ---- reading helpers (sp_h5_read_util.c); all return 0 or an SP_E* code
+/* ---- reading helpers (sp_h5_read_columns.c, sp_h5_read_strings.c,
+ * sp_h5_read_meta.c, sp_h5_visited.c); all return 0 or an SP_E* code
  * with a message "<file>: <object path>: <problem>". Each checks the
  * dataset (sp__h5_dataset_check) and charges the read budget before
  * allocating; strings are read in blocks and charged as they come. ---- */
 
-/* Whether loc has a link called name (false also on error). */
 /* NULL when loc/name is missing or a hard link; else what it is ("a soft
  * link", "an external link", ...): such links are never followed. */
 const char *sp__h5_link_refused(hid_t loc, const char *name);
+/* Both in one look: 1 a hard link, 0 missing, -1 a link never followed
+ * (*why names its kind; NULL otherwise). */
+int sp__h5_link_check(hid_t loc, const char *name, const char **why);
+/* Whether loc has a hard link called name (false also on error). */
 bool sp__h5_has(hid_t loc, const char *name);
+
+/* n * size, saturating at UINT64_MAX (sizes a file claims). */
+static inline uint64_t sp__mul_sat(uint64_t n, uint64_t size)
+{
+    return size && n > UINT64_MAX / size ? UINT64_MAX : n * size;
+}
+
+/* An open dataset whose shape and type were checked (sp_h5_read_columns.c). */
+typedef struct sp__h5_column {
+    hid_t dset, ftype;
+    int ndims;
+    size_t dims[2];
+    size_t n; /* elements */
+    char where[256];
+} sp__h5_column;
+
+/* Open loc/name as a dataset of at most max_rank dimensions and type class
+ * cls, its size checked against the read budget; 0 or SP_EFORMAT etc. */
+int sp__h5_column_open(const char *file, hid_t loc, const char *name, int max_rank,
+                       H5T_class_t cls, sp__h5_column *c);
+void sp__h5_column_close(sp__h5_column *c);
+
+/* The n strings of an attribute of string type ftype (sp_h5_read_strings.c),
+ * sanitized, as sp__h5_read_strings gives them; where names it in messages. */
+int sp__h5_attr_strings(const char *file, hid_t attr, hid_t ftype, size_t n, const char *where,
+                        char ***out);
 
 /* Open a required group. */
 int sp__h5_open_group(const char *file, hid_t loc, const char *name, hid_t *out);

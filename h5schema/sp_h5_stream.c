@@ -79,6 +79,24 @@ static void close_columns(srank *s)
         sp_v2c_close(&s->col[i]);
 }
 
+/* The event columns of a finished run again, for a second read of a rank
+ * (windows, exports), with the rows taken at open. */
+static int reopen_events(const char *file, srank *s)
+{
+    hid_t g;
+    int rc = sp__h5_open_group(file, s->loc.group, SP_NAME2(V2_EVENTS), &g);
+    if (rc)
+        return rc;
+    hsize_t n[2] = {s->col[C_DT].n, s->col[C_REGION].n};
+    rc = sp_v2c_open(file, g, SP_NAME2(V2_EVENT_DT), false, &s->col[C_DT]);
+    if (rc == 0)
+        rc = sp_v2c_open(file, g, SP_NAME2(V2_EVENT_REGION), false, &s->col[C_REGION]);
+    H5Gclose(g);
+    s->col[C_DT].n = n[0];
+    s->col[C_REGION].n = n[1];
+    return rc;
+}
+
 /* Take the rows of the blocks table from s->table_rows on whose events the
  * event columns hold, as blocks of rank r. */
 static int take_blocks(sp_event_source *src, h5src *h, size_t r)
@@ -211,6 +229,12 @@ static int open_rank(sp_event_source *src, h5src *h, size_t r)
         return sp__error(SP_EFORMAT, "%s: rank %zu: the blocks announce %" PRIu64 " events, the "
                          "event columns hold %llu", h->path, r, announced(h, r),
                          (unsigned long long)min2(s->col[C_DT].n, s->col[C_REGION].n));
+    /* A finished run gets no more blocks: its blocks table is closed now,
+     * its event columns after their read (every open dataset holds HDF5
+     * state: a run of 1,024 ranks kept 6,000 of them, 190 MB). */
+    if (h->st.complete)
+        for (int i = C_THREAD; i <= C_T0; i++)
+            sp_v2c_close(&s->col[i]);
     return 0;
 }
 
@@ -323,6 +347,16 @@ static int h5_read(sp_event_source *src, size_t r, size_t b0, size_t b1, sp_even
     srank *s = &h->rk[r];
     fetch f[2];
     memset(f, 0, sizeof f);
+    if (b1 <= b0)
+        return 0;
+    if (s->col[C_DT].dset < 0) {
+        sp__h5_quiet quiet;
+        sp__h5_quiet_begin(&quiet);
+        int orc = reopen_events(h->path, s);
+        sp__h5_quiet_end(&quiet);
+        if (orc)
+            return orc;
+    }
     slice sl = {malloc(SP_BLOCK_MAX_EVENTS * sizeof *sl.t),
                 malloc(SP_BLOCK_MAX_EVENTS * sizeof *sl.region)};
     int rc = 0;
@@ -382,6 +416,14 @@ done:
     }
     free(sl.t);
     free(sl.region);
+    /* The pass reads each rank once, to its last block: then its columns
+     * of a finished run are closed (a later read opens them again). */
+    if (rc == 0 && src->complete && b1 == src->nblocks[r]) {
+        sp__h5_quiet quiet;
+        sp__h5_quiet_begin(&quiet);
+        close_columns(s);
+        sp__h5_quiet_end(&quiet);
+    }
     return rc;
 }
 
@@ -413,6 +455,17 @@ static int refresh_rank(sp_event_source *src, h5src *h, size_t r, bool *grew)
         int rc = open_rank(src, h, r); /* the part may exist now */
         *grew |= src->nblocks[r] > before;
         return rc;
+    }
+    if (s->col[C_THREAD].dset < 0 || s->col[C_DT].dset < 0) {
+        close_columns(s); /* closed once the run was finished: open again */
+        hsize_t n[NCOLS];
+        for (int i = 0; i < NCOLS; i++)
+            n[i] = s->col[i].n;
+        int rc = open_columns(h->path, s);
+        for (int i = 0; rc == 0 && i < NCOLS; i++)
+            s->col[i].n = n[i] > s->col[i].n ? n[i] : s->col[i].n;
+        if (rc)
+            return rc;
     }
     for (int i = 0; i < NCOLS; i++) {
         hsize_t dims[1];

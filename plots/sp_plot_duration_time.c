@@ -68,6 +68,90 @@ static void envelope(const sp_region_series *s, size_t g0, size_t g1, const sp__
     }
 }
 
+/* From the aggregates (a run read aggregate-first): per bin of start time,
+ * a bar from the shortest to the longest call and a tick at the mean. */
+static void draw_bins(sp__canvas *c, double w, double h, const sp_region_series *s)
+{
+    cairo_t *cr = c->cr;
+    char title[600], sub[300], where[48], shown[32];
+    if (!s->nbins) {
+        snprintf(title, sizeof title, "%s: no duration over time for this selection%s", s->name,
+                 s->bins_all_ranks ? " (read that rank alone: --ranks N)" : "");
+        sp__draw_empty_msg(c, title);
+        return;
+    }
+    double ymax = 0, yminpos = INFINITY;
+    for (size_t i = 0; i < s->nbins; i++) {
+        ymax = fmax(ymax, s->bins[i].ymax);
+        if (s->bins[i].ymin > 0)
+            yminpos = fmin(yminpos, s->bins[i].ymin);
+        else if (s->bins[i].ymax > 0)
+            yminpos = fmin(yminpos, s->bins[i].ymax);
+    }
+    bool logy = isfinite(yminpos) && ymax / yminpos > 100;
+    snprintf(title, sizeof title, "%s: duration of calls over time", s->name);
+    snprintf(sub, sizeof sub,
+             "%zu call%s %s · x: call start in run time, bins of %s · y: shortest to longest, "
+             "mean marked%s",
+             s->n, s->n == 1 ? "" : "s", sp__series_where(s, where, sizeof where),
+             sp_plot_format_duration(s->bins[0].x1 - s->bins[0].x0, shown, sizeof shown),
+             logy ? " (log scale)" : "");
+    double y = sp__draw_title(c, title, sub);
+    double pad = 16 * c->s;
+    sp__legend_item item = {s->name, sp__series_color(c, s), false};
+    y += sp__legend(c, &item, 1, w - pad, y, w - 2 * pad, true) + 4 * c->s;
+    sp__axis ay = {.kind = SP__AXIS_TIME, .log = logy};
+    if (logy) {
+        ay.lo = yminpos / 1.3;
+        ay.hi = ymax * 1.3;
+    } else {
+        ay.lo = 0;
+        ay.hi = ymax > 0 ? ymax * 1.1 : 1e-6;
+    }
+    double bottom = h - sp__axis_x_height(c, true) - 8 * c->s;
+    double top = y + c->line_h[SP__FONT_SMALL] + 8 * c->s;
+    ay.p0 = bottom;
+    ay.p1 = top;
+    double lw = sp__axis_y_label_width(c, &ay);
+    sp__rect r = {pad + lw + 10 * c->s, top, 0, bottom - top};
+    r.w = w - r.x - pad;
+    if (r.w < 20 || r.h < 20) {
+        sp__draw_empty_msg(c, "Too small to draw");
+        return;
+    }
+    double span = (double)s->span_ns * 1e-9;
+    sp__axis ax = {.lo = 0, .hi = span > 0 ? span : 1e-6, .kind = SP__AXIS_TIME, .p0 = r.x,
+                   .p1 = r.x + r.w};
+    sp__axis_draw_y(c, &ay, r, true, "duration", NULL);
+    sp__axis_draw_x(c, &ax, r, true, "run time", NULL);
+    cairo_save(cr);
+    cairo_rectangle(cr, r.x - 4 * c->s, r.y - 4 * c->s, r.w + 8 * c->s, r.h + 8 * c->s);
+    cairo_clip(cr);
+    sp_rgba col = sp__series_color(c, s);
+    sp_rgba faint = col;
+    faint.a = 0.35;
+    sp__set_color(cr, faint);
+    for (size_t i = 0; i < s->nbins; i++) {
+        const sp__bin *b = &s->bins[i];
+        double x0 = sp__axis_map(&ax, b->x0), x1 = sp__axis_map(&ax, b->x1);
+        double y0 = sp__axis_map(&ay, logy ? fmax(b->ymax, yminpos) : b->ymax);
+        double y1 = sp__axis_map(&ay, logy ? fmax(b->ymin, yminpos) : b->ymin);
+        cairo_rectangle(cr, x0, y0 - 1.2 * c->s, fmax(x1 - x0, 1.6 * c->s), y1 - y0 + 2.4 * c->s);
+    }
+    cairo_fill(cr);
+    sp__set_color(cr, col);
+    cairo_set_line_width(cr, 2 * c->s);
+    for (size_t i = 0; i < s->nbins; i++) {
+        const sp__bin *b = &s->bins[i];
+        double x0 = sp__axis_map(&ax, b->x0), x1 = sp__axis_map(&ax, b->x1);
+        double ym = sp__axis_map(&ay, logy ? fmax(b->ymean, yminpos) : b->ymean);
+        cairo_move_to(cr, x0, ym);
+        cairo_line_to(cr, fmax(x1, x0 + 1.6 * c->s), ym);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+}
+
 int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_region_series *s,
                                  const sp_plot_style *st)
 {
@@ -81,6 +165,10 @@ int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_regio
     size_t n = s->n;
     if (sp__series_draw_if_empty(&c, s))
         goto out;
+    if (s->from_agg) {
+        draw_bins(&c, w, h, s);
+        goto out;
+    }
     /* Durations are sorted: extremes without a scan. */
     double ymax = (double)s->dur[n - 1] * 1e-9;
     double yminpos = INFINITY;

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sp_hist.h"
 #include "sp_plots.h"
 
 /* ---- theme (sp_plot_color.c) ---- */
@@ -213,6 +214,14 @@ typedef struct sp__pt {
 
 #define SP__SERIES_BLOCK 64
 
+/* A bin of duration over time from the aggregates: calls that started in
+ * [x0, x1) (run time, s), their shortest, longest and mean duration (s). */
+typedef struct sp__bin {
+    float x0, x1;
+    float ymin, ymax, ymean;
+    uint64_t calls;
+} sp__bin;
+
 struct sp_region_series {
     int refs;              /* guarded by the cache mutex */
     int32_t region, rank;  /* rank -1 = all ranks */
@@ -231,6 +240,13 @@ struct sp_region_series {
     size_t *block_off;     /* nblocks + 1 offsets into pt */
     float *block_ymin, *block_ymax;
     size_t bytes;          /* memory held (for the cache bound) */
+    /* A run read aggregate-first holds no calls: its series comes from the
+     * pass (sp_agg.h), dur and pt are NULL and instead: */
+    bool from_agg;
+    sp_hist hist;          /* the call durations (n = hist.count) */
+    size_t nbins;          /* duration over time, per bin of start time */
+    sp__bin *bins;         /* (SP_AGG_SERIES; nbins 0 without it) */
+    bool bins_all_ranks;   /* the bins cover more ranks than the series' one */
 };
 
 /* The region colour of a series' chart: style.colors, else the slot the

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg.h"
+#include "sp_analysis.h"
 #include "sp_error.h"
 #include "sp_plot_internal.h"
 
@@ -95,7 +97,58 @@ static void series_destroy(sp_region_series *s)
     free(s->block_off);
     free(s->block_ymin);
     free(s->block_ymax);
+    sp_hist_free(&s->hist);
+    free(s->bins);
     free(s);
+}
+
+static bool run_has_calls(const sp_run *run)
+{
+    for (size_t r = 0; r < run->nranks; r++)
+        if (run->ranks[r].ncalls)
+            return true;
+    return false;
+}
+
+/* The series of a run read aggregate-first: the durations' histogram of
+ * (region, rank) and, with SP_AGG_SERIES, the duration over time of every
+ * rank the pass read, per bin of start time. */
+static int build_from_agg(sp_region_series *s, const sp_run *run, int32_t region, int32_t rank)
+{
+    const sp_agg *a = run->agg;
+    s->from_agg = true;
+    if (sp_agg_region_hist(a, region, rank, false, &s->hist))
+        return SP_ENOMEM;
+    s->n = (size_t)s->hist.count;
+    size_t nread = 0;
+    for (size_t r = 0; r < a->nranks; r++) {
+        const sp_agg_region *x = sp_agg_rank_region(&a->ranks[r], region);
+        nread += a->ranks[r].read;
+        if (x && (rank < 0 || (size_t)rank == r))
+            s->sum_ns += (double)x->all_ns;
+    }
+    int64_t t0 = 0, t1 = 0;
+    if (sp_run_time_span(run, &t0, &t1) == 0)
+        s->span_ns = t1 - t0;
+    const sp_agg_series *ser = a->series && (size_t)region < a->nregions ? &a->series[region] : NULL;
+    s->bins_all_ranks = rank >= 0 && nread > 1;
+    if (!ser || !ser->bins || s->bins_all_ranks)
+        return 0;
+    s->bins = malloc((ser->nbins ? ser->nbins : 1) * sizeof *s->bins);
+    if (!s->bins)
+        return SP_ENOMEM;
+    for (size_t b = 0; b < ser->nbins; b++) {
+        const sp_agg_bin *x = &ser->bins[b];
+        if (!x->calls)
+            continue;
+        double lo = (double)(ser->origin_ns + (int64_t)b * ser->width_ns - t0) * 1e-9;
+        s->bins[s->nbins++] = (sp__bin){
+            .x0 = (float)(lo < 0 ? 0 : lo), .x1 = (float)(lo + (double)ser->width_ns * 1e-9),
+            .ymin = (float)((double)x->min_ns * 1e-9), .ymax = (float)((double)x->max_ns * 1e-9),
+            .ymean = (float)((double)x->sum_ns / (double)x->calls * 1e-9), .calls = x->calls};
+    }
+    s->bytes = sizeof *s + s->nbins * sizeof *s->bins;
+    return 0;
 }
 
 static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
@@ -119,6 +172,12 @@ static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
     s->group_off = malloc((run->nranks + 1) * sizeof *s->group_off);
     if (!s->name || !s->group_rank || !s->group_off)
         goto oom;
+    s->group_off[0] = 0;
+    if (run->agg && !run_has_calls(run)) {
+        if (build_from_agg(s, run, region, rank))
+            goto oom;
+        return s;
+    }
     /* Run time origin and span over every call (as the timeline). */
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     size_t n = 0;
@@ -248,6 +307,8 @@ static uint64_t fingerprint(const sp_run *run, int32_t region)
 {
     uint64_t h = mix(0x5350u, run->nranks);
     h = mix(h, (uint64_t)(uintptr_t)run->ranks);
+    h = mix(h, (uint64_t)(uintptr_t)run->agg); /* a run read aggregate-first */
+    h = mix(h, sp_run_total_calls(run));
     h = mix(h, run->nregions);
     for (const char *p = run->region_names[region]; *p; p++)
         h = mix(h, (unsigned char)*p);

@@ -7,13 +7,15 @@
  * tiny, inside one long call, the whole run): every call that overlaps the
  * window is there once, with its start, end, region, depth and parent.
  * Also the level-of-detail index: every bin names a region that really
- * overlaps it at that depth.
+ * overlaps it at that depth. And a finished file's second read of a rank
+ * (its columns closed after the pass) gives the same events.
  */
 #include <stdio.h>
 #include <unistd.h>
 
 #include "run_builder.h"
 #include "sp_agg.h"
+#include "sp_analysis.h"
 #include "sp_h5.h"
 #include "sp_h5_v2.h"
 #include "sp_lod.h"
@@ -256,6 +258,70 @@ static void test_windows_from_file(void)
     unlink(path);
 }
 
+/* Events of blocks [b0, b1) of one rank, folded into a checksum. */
+typedef struct digest {
+    uint64_t events, begins, sum;
+} digest;
+
+static int fold(void *ud, const sp_event_batch *b)
+{
+    digest *d = ud;
+    for (size_t i = 0; i < b->n; i++) {
+        d->sum = d->sum * 1000003u + (uint64_t)b->t_ns[i] * 31u + (uint64_t)(b->region[i] + 2);
+        d->begins += b->region[i] >= 0;
+    }
+    d->events += b->n;
+    return 0;
+}
+
+/* A finished file's columns are closed once a read reaches a rank's last
+ * block (sp_h5_stream.c: a run of many ranks kept thousands of datasets
+ * open); every later read of the rank (the pass, an export, a window)
+ * opens them again and sees the same events, whole or from a later block
+ * on, before and after the pass. */
+static void test_second_read_same_events(void)
+{
+    sp_run *run = make_run();
+    char path[] = "/tmp/sp_test_reread_XXXXXX.h5";
+    int fd = mkstemps(path, 3);
+    ASSERT(fd >= 0);
+    close(fd);
+    ASSERT_MSG(sp_h5_write_v2(run, path) == 0, "%s", sp_last_error());
+    int st;
+    sp_event_source *src = sp_run_source_open(path, &st);
+    ASSERT_MSG(src, "%s", sp_last_error());
+    ASSERT(src->complete);
+    digest first[2] = {{0}}, mid[2] = {{0}};
+    for (size_t r = 0; r < 2; r++) {
+        ASSERT(src->nblocks[r] >= 2);
+        ASSERT_EQ_I(sp_event_source_read(src, r, 0, src->nblocks[r], fold, &first[r]), 0);
+        size_t half = src->nblocks[r] / 2;
+        ASSERT_EQ_I(sp_event_source_read(src, r, half, src->nblocks[r], fold, &mid[r]), 0);
+    }
+    sp_agg_opts o = {.flags = SP_AGG_LANES};
+    sp_agg *agg = NULL;
+    ASSERT_EQ_I(sp_agg_run(src, &o, &agg), 0); /* reads every rank to its end */
+    ASSERT_EQ_U(sp_run_total_calls(run), agg->ranks[0].calls + agg->ranks[1].calls);
+    for (int round = 0; round < 2; round++)
+        for (size_t r = 0; r < 2; r++) {
+            digest again = {0}, again_mid = {0};
+            ASSERT_EQ_I(sp_event_source_read(src, r, 0, src->nblocks[r], fold, &again), 0);
+            ASSERT_EQ_U(again.events, first[r].events);
+            ASSERT_EQ_U(again.begins, first[r].begins);
+            ASSERT_EQ_U(again.sum, first[r].sum);
+            size_t half = src->nblocks[r] / 2;
+            ASSERT_EQ_I(sp_event_source_read(src, r, half, src->nblocks[r], fold, &again_mid),
+                        0);
+            ASSERT_EQ_U(again_mid.sum, mid[r].sum);
+            ASSERT_EQ_U(again_mid.events, mid[r].events);
+        }
+    ASSERT_EQ_U(first[0].begins + first[1].begins, sp_run_total_calls(run));
+    sp_agg_free(agg);
+    sp_event_source_free(src);
+    sp_run_free(run);
+    unlink(path);
+}
+
 /* Every LOD bin names a region that overlaps the bin at that depth, and a
  * bin no call covers is empty. */
 static void test_lod_bins_are_true(void)
@@ -291,6 +357,7 @@ int main(void)
 {
     RUN(test_windows_from_memory);
     RUN(test_windows_from_file);
+    RUN(test_second_read_same_events);
     RUN(test_lod_bins_are_true);
     return sp_test_summary();
 }
