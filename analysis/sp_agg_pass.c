@@ -489,6 +489,8 @@ static void merge_series(sp__pass *p, sp__worker *w)
     w->nseries = 0;
 }
 
+#define SERIES_MAX_BINS ((size_t)1 << 21) /* 64 MB of bins at most */
+
 /* The series' time axis: the blocks' first times and a margin for what
  * their last events add. */
 static int init_series(sp__pass *p)
@@ -503,6 +505,13 @@ static int init_series(sp__pass *p)
             hi = t > hi ? t : hi;
         }
     size_t nbins = p->opts.series_bins > 0 ? (size_t)p->opts.series_bins : 256;
+    /* Bins for every region with calls: a run of 10^6 regions would need
+     * gigabytes at 256 each, so fewer bins per region past SERIES_MAX_BINS
+     * in all, and no series when fewer than 8 remain (the chart says so). */
+    if (run->nregions && nbins > SERIES_MAX_BINS / run->nregions)
+        nbins = SERIES_MAX_BINS / run->nregions;
+    if (nbins < 8)
+        return 0;
     if (lo > hi)
         lo = hi = 0;
     /* Blocks start where their first event is; a run's last calls end up
