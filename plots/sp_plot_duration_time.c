@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg.h"
 #include "sp_error.h"
 #include "sp_plot_internal.h"
 
@@ -68,6 +69,101 @@ static void envelope(const sp_region_series *s, size_t g0, size_t g1, const sp__
     }
 }
 
+/* From aggregates: per bin of start time, the calls' min..max as a bar
+ * and their mean as a line (the pass keeps no call). */
+static int draw_bins(sp__canvas *c, const sp_region_series *s)
+{
+    cairo_t *cr = c->cr;
+    double w = c->w, h = c->h;
+    if (!s->nbins) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "Duration over time of '%s' is kept for all ranks together, "
+                 "not per rank", s->name);
+        sp__draw_empty_msg(c, msg);
+        return 0;
+    }
+    double ymax = (double)s->max_ns * 1e-9, yminpos = INFINITY;
+    for (size_t b = 0; b < s->nbins; b++)
+        if (s->bins[b].calls && s->bins[b].max_ns > 0)
+            yminpos = fmin(yminpos, (double)(s->bins[b].min_ns > 0 ? s->bins[b].min_ns
+                                                                    : s->bins[b].max_ns) * 1e-9);
+    bool logy = isfinite(yminpos) && ymax / yminpos > 100;
+    char title[600], sub[300], where[48], bw[32];
+    snprintf(title, sizeof title, "%s: duration of calls over time", s->name);
+    snprintf(sub, sizeof sub, "%zu call%s %s · per %s of run time: min to max (bar) and mean "
+             "(line)%s", s->n, s->n == 1 ? "" : "s", sp__series_where(s, where, sizeof where),
+             sp_plot_format_duration(s->bin_w_s, bw, sizeof bw), logy ? " · log scale" : "");
+    double y = sp__draw_title(c, title, sub);
+    double pad = 16 * c->s;
+    sp__legend_item item = {s->name, sp__series_color(c, s), false};
+    y += sp__legend(c, &item, 1, w - pad, y, w - 2 * pad, true) + 4 * c->s;
+    sp__axis ay = {.kind = SP__AXIS_TIME, .log = logy};
+    if (logy) {
+        ay.lo = yminpos / 1.3;
+        ay.hi = ymax * 1.3;
+    } else {
+        ay.lo = 0;
+        ay.hi = ymax > 0 ? ymax * 1.1 : 1e-6;
+    }
+    double bottom = h - sp__axis_x_height(c, true) - 8 * c->s;
+    double top = y + c->line_h[SP__FONT_SMALL] + 8 * c->s;
+    ay.p0 = bottom;
+    ay.p1 = top;
+    double lw = sp__axis_y_label_width(c, &ay);
+    sp__rect r = {pad + lw + 10 * c->s, top, 0, bottom - top};
+    r.w = w - r.x - pad;
+    if (r.w < 20 || r.h < 20) {
+        sp__draw_empty_msg(c, "Too small to draw");
+        return 0;
+    }
+    double span = (double)s->span_ns * 1e-9;
+    sp__axis ax = {.lo = 0, .hi = span > 0 ? span : 1e-6, .kind = SP__AXIS_TIME, .p0 = r.x,
+                   .p1 = r.x + r.w};
+    sp__axis_draw_y(c, &ay, r, true, "duration", NULL);
+    sp__axis_draw_x(c, &ax, r, true, "run time", NULL);
+    cairo_save(cr);
+    cairo_rectangle(cr, r.x - 4 * c->s, r.y - 4 * c->s, r.w + 8 * c->s, r.h + 8 * c->s);
+    cairo_clip(cr);
+    sp_rgba col = sp__series_color(c, s);
+    sp_rgba bar = col;
+    bar.a = 0.35;
+    sp__set_color(cr, bar);
+    for (size_t b = 0; b < s->nbins; b++) {
+        const sp_agg_bin *bn = &s->bins[b];
+        if (!bn->calls)
+            continue;
+        double x0 = sp__axis_map(&ax, s->bin0_s + (double)b * s->bin_w_s);
+        double x1 = sp__axis_map(&ax, s->bin0_s + (double)(b + 1) * s->bin_w_s);
+        double y0 = sp__axis_map(&ay, (double)bn->max_ns * 1e-9);
+        double y1 = sp__axis_map(&ay, (double)bn->min_ns * 1e-9);
+        cairo_rectangle(cr, x0, y0 - c->s, fmax(x1 - x0 - (x1 - x0 > 3 ? 1 : 0), 1),
+                        fmax(y1 - y0, 0) + 2 * c->s);
+    }
+    cairo_fill(cr);
+    sp__set_color(cr, col);
+    cairo_set_line_width(cr, 1.6 * c->s);
+    bool on = false;
+    for (size_t b = 0; b < s->nbins; b++) {
+        const sp_agg_bin *bn = &s->bins[b];
+        if (!bn->calls) {
+            on = false;
+            continue;
+        }
+        double x = sp__axis_map(&ax, s->bin0_s + ((double)b + 0.5) * s->bin_w_s);
+        double ym = sp__axis_map(&ay, (double)bn->sum_ns / (double)bn->calls * 1e-9);
+        if (on)
+            cairo_line_to(cr, x, ym);
+        else
+            cairo_move_to(cr, x, ym);
+        on = true;
+        cairo_rectangle(cr, x - 1.5 * c->s, ym - 1.5 * c->s, 3 * c->s, 3 * c->s);
+        cairo_move_to(cr, x, ym);
+    }
+    cairo_stroke(cr);
+    cairo_restore(cr);
+    return 0;
+}
+
 int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_region_series *s,
                                  const sp_plot_style *st)
 {
@@ -81,6 +177,10 @@ int sp_plot_duration_time_series(cairo_t *cr, double w, double h, const sp_regio
     size_t n = s->n;
     if (sp__series_draw_if_empty(&c, s))
         goto out;
+    if (s->from_agg) {
+        rc = draw_bins(&c, s);
+        goto out;
+    }
     /* Durations are sorted: extremes without a scan. */
     double ymax = (double)s->dur[n - 1] * 1e-9;
     double yminpos = INFINITY;

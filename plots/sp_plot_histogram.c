@@ -30,6 +30,43 @@ static double pct(const int64_t *d, size_t n, double q)
     return i + 1 < n ? d[i] * (1 - f) + d[i + 1] * f : (double)d[i];
 }
 
+/* The durations of a series, sorted (calls in memory) or as a histogram
+ * (aggregates: within SP_HIST_REL_ERROR; count, min and max exact). */
+static double ser_quantile(const sp_region_series *s, double q)
+{
+    return s->from_agg ? sp_hist_quantile(&s->hist, q) : pct(s->dur, s->n, q);
+}
+
+/* Durations below v (ns). */
+static size_t ser_count_below(const sp_region_series *s, double v)
+{
+    if (!s->from_agg)
+        return count_below(s->dur, s->n, v);
+    if (v <= 0)
+        return 0;
+    if (v > (double)s->max_ns)
+        return s->n;
+    return (size_t)sp_hist_count_le(&s->hist, (int64_t)ceil(v) - 1);
+}
+
+static double ser_min(const sp_region_series *s)
+{
+    return s->from_agg ? (double)s->min_ns : (double)s->dur[0];
+}
+
+static double ser_max(const sp_region_series *s)
+{
+    return s->from_agg ? (double)s->max_ns : (double)s->dur[s->n - 1];
+}
+
+/* The smallest duration above zero (0: none), given nzero of them zero. */
+static double ser_min_positive(const sp_region_series *s, size_t nzero)
+{
+    if (nzero >= s->n)
+        return 0;
+    return s->from_agg ? (double)sp_hist_value_at_rank(&s->hist, nzero) : (double)s->dur[nzero];
+}
+
 /* A vertical marker line with its label at the top of the plot. */
 static void marker(sp__canvas *c, const sp__axis *ax, sp__rect r, double v, const char *what,
                    bool dashed, double label_y, bool right_side)
@@ -71,22 +108,23 @@ int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_se
     if (rc)
         return rc;
     size_t n = s->n;
-    const int64_t *d = s->dur; /* sorted once when the series was built */
     const char *name = s->name;
     if (sp__series_draw_if_empty(&c, s))
         goto out;
-    double mn = (double)d[0], mx = (double)d[n - 1];
-    double mean = s->sum_ns / (double)n, med = pct(d, n, 0.5), p95 = pct(d, n, 0.95);
-    size_t nzero = count_below(d, n, 0.5);
-    double minpos = nzero < n ? (double)d[nzero] : 0;
+    double mn = ser_min(s), mx = ser_max(s);
+    double mean = s->sum_ns / (double)n, med = ser_quantile(s, 0.5), p95 = ser_quantile(s, 0.95);
+    size_t nzero = ser_count_below(s, 0.5);
+    double minpos = ser_min_positive(s, nzero);
     bool logx = minpos > 0 && mx / minpos > 100;
 
     char title[600], sub[400], a[32], b[32], m[32], where[32];
     snprintf(title, sizeof title, "%s: call durations", name);
-    snprintf(sub, sizeof sub, "%zu call%s %s · min %s · mean %s · max %s%s", n, n == 1 ? "" : "s",
-             sp__series_where(s, where, sizeof where), sp_plot_format_duration(mn * 1e-9, a, sizeof a),
+    snprintf(sub, sizeof sub, "%zu call%s %s · min %s · mean %s · max %s%s%s", n,
+             n == 1 ? "" : "s", sp__series_where(s, where, sizeof where),
+             sp_plot_format_duration(mn * 1e-9, a, sizeof a),
              sp_plot_format_duration(mean * 1e-9, m, sizeof m),
-             sp_plot_format_duration(mx * 1e-9, b, sizeof b), logx ? " · log scale" : "");
+             sp_plot_format_duration(mx * 1e-9, b, sizeof b), logx ? " · log scale" : "",
+             s->from_agg ? " · median, p95 within " SP_HIST_REL_ERROR_TEXT : "");
     double y = sp__draw_title(&c, title, sub);
     double pad = 16 * c.s;
 
@@ -109,7 +147,7 @@ int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_se
     }
     /* Bins: Freedman-Diaconis in the (log) space, within what the width shows. */
     double lo_t = logx ? log10(ax.lo) : ax.lo, hi_t = logx ? log10(ax.hi) : ax.hi;
-    double q1 = pct(d, n, 0.25), q3 = pct(d, n, 0.75);
+    double q1 = ser_quantile(s, 0.25), q3 = ser_quantile(s, 0.75);
     double iqr_t = logx ? log10(fmax(q3, minpos)) - log10(fmax(q1, minpos)) : (q3 - q1) * 1e-9;
     double bw_fd = iqr_t > 0 ? 2 * iqr_t / cbrt((double)n) : (hi_t - lo_t) / 20;
     double plot_w_est = w - 2 * pad - 60 * c.s;
@@ -132,7 +170,7 @@ int sp_plot_histogram_series(cairo_t *cr, double w, double h, const sp_region_se
         size_t upto = n;
         if (k + 1 < nb) {
             double e = lo_t + (hi_t - lo_t) * (k + 1) / nb;
-            upto = count_below(d, n, (logx ? pow(10, e) : e) * 1e9);
+            upto = ser_count_below(s, (logx ? pow(10, e) : e) * 1e9);
         }
         cnt[k] = upto - below;
         below = upto;

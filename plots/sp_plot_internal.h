@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sp_hist.h"
 #include "sp_plots.h"
 
 /* ---- theme (sp_plot_color.c) ---- */
@@ -215,6 +216,15 @@ typedef struct sp__pt {
 
 struct sp_region_series {
     int refs;              /* guarded by the cache mutex */
+    /* From a run's aggregates (a run read aggregate-first has no calls):
+     * the durations as a histogram, the points as the pass's duration-over-
+     * time bins; dur and pt stay NULL. */
+    bool from_agg;
+    sp_hist hist;          /* every call's duration (all ranks, or the rank) */
+    int64_t min_ns, max_ns; /* exact */
+    size_t nbins;          /* 0: no bins (per-rank series are not kept) */
+    struct sp_agg_bin *bins;
+    double bin0_s, bin_w_s; /* run time of bin 0 and the width of a bin */
     int32_t region, rank;  /* rank -1 = all ranks */
     char *name;            /* region name (copied: drawing never reads the run) */
     int color_slot;        /* its palette slot in the run's colour map */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg.h"
 #include "sp_error.h"
 #include "sp_plot_internal.h"
 
@@ -95,7 +96,53 @@ static void series_destroy(sp_region_series *s)
     free(s->block_off);
     free(s->block_ymin);
     free(s->block_ymax);
+    sp_hist_free(&s->hist);
+    free(s->bins);
     free(s);
+}
+
+static bool has_calls(const sp_run *run)
+{
+    for (size_t r = 0; r < run->nranks; r++)
+        if (run->ranks[r].ncalls)
+            return true;
+    return false;
+}
+
+/* A series from the run's aggregates: the ranks' histograms merged, exact
+ * count, sum, min and max, and (all ranks) the duration-over-time bins. */
+static int build_from_agg(sp_region_series *s, const sp_run *run, int32_t region, int32_t rank)
+{
+    const sp_agg *a = run->agg;
+    s->from_agg = true;
+    sp_hist_init(&s->hist);
+    s->span_ns = a->has_span && a->last_ns > a->first_ns ? a->last_ns - a->first_ns : 0;
+    for (size_t r = 0; r < a->nranks; r++) {
+        if (rank >= 0 && (int32_t)r != rank)
+            continue;
+        const sp_agg_region *x = sp_agg_rank_region(&a->ranks[r], region);
+        if (!x || !x->calls)
+            continue;
+        if (sp_hist_merge(&s->hist, &x->hist))
+            return SP_ENOMEM;
+        if (s->n == 0 || x->min_ns < s->min_ns)
+            s->min_ns = x->min_ns;
+        if (s->n == 0 || x->max_ns > s->max_ns)
+            s->max_ns = x->max_ns;
+        s->n += x->calls;
+        s->sum_ns += (double)x->all_ns;
+    }
+    const sp_agg_series *se = a->series && (size_t)region < a->nregions ? &a->series[region] : NULL;
+    if (rank < 0 && se && se->bins && se->nbins) {
+        if (!(s->bins = malloc(se->nbins * sizeof *s->bins)))
+            return SP_ENOMEM;
+        memcpy(s->bins, se->bins, se->nbins * sizeof *s->bins);
+        s->nbins = se->nbins;
+        s->bin0_s = (double)(se->origin_ns - a->first_ns) * 1e-9;
+        s->bin_w_s = (double)se->width_ns * 1e-9;
+    }
+    s->bytes = sizeof *s + s->nbins * sizeof *s->bins + SP_HIST_NBUCKETS * 8;
+    return 0;
 }
 
 static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
@@ -119,6 +166,12 @@ static sp_region_series *build(const sp_run *run, int32_t region, int32_t rank)
     s->group_off = malloc((run->nranks + 1) * sizeof *s->group_off);
     if (!s->name || !s->group_rank || !s->group_off)
         goto oom;
+    s->group_off[0] = 0;
+    if (run->agg && !has_calls(run)) {
+        if (build_from_agg(s, run, region, rank))
+            goto oom;
+        return s;
+    }
     /* Run time origin and span over every call (as the timeline). */
     int64_t t0 = INT64_MAX, t1 = INT64_MIN;
     size_t n = 0;
@@ -248,6 +301,7 @@ static uint64_t fingerprint(const sp_run *run, int32_t region)
 {
     uint64_t h = mix(0x5350u, run->nranks);
     h = mix(h, (uint64_t)(uintptr_t)run->ranks);
+    h = mix(h, (uint64_t)(uintptr_t)run->agg);
     h = mix(h, run->nregions);
     for (const char *p = run->region_names[region]; *p; p++)
         h = mix(h, (unsigned char)*p);
