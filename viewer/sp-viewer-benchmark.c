@@ -1,8 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* sp-viewer-benchmark.c - timed load and timeline frames of a run. */
+/*
+ * sp-viewer-benchmark.c - timed load, memory and timeline frames of a run.
+ *
+ * The run is loaded as the viewer loads it (the pass in the reading helper
+ * when isolation is on, the file opened again for windows), shown on the
+ * timeline page, then zoomed around the middle of the run by 4x per level
+ * from the whole run down to single calls (200 ns across the view). At each
+ * level: the first frame (drawn from the index while the windows load), the
+ * time until the windows the view asked for arrived, then frames of pans by
+ * 30 % of the view (each pan asks for windows again: frames drawn while
+ * they load count too). Prints per level and over all frames the median,
+ * p95 and max, and the peak resident memory of the viewer and of the
+ * reading helper.
+ */
 #include "sp-viewer-benchmark.h"
 
 #include <math.h>
+#include <sys/resource.h>
 
 #include "sp-timeline-chart.h"
 #include "sp-timeline-page.h"
@@ -12,6 +26,9 @@
 
 #define BENCH_WIDTH 1600
 #define BENCH_HEIGHT 1000
+#define PANS_PER_LEVEL 6
+#define MIN_SPAN_NS 200
+#define WINDOW_WAIT_S 60.0
 
 typedef struct {
     SpBenchmarkDone done;
@@ -19,22 +36,6 @@ typedef struct {
     SpRunDocument *doc;
     char *path;
 } Bench;
-
-/* One step of the replayed sequence: zoom by factor around a fraction of the
- * width, or pan by a fraction of the window, or show the whole run. */
-typedef enum { STEP_FIT, STEP_ZOOM, STEP_PAN } StepKind;
-typedef struct {
-    StepKind kind;
-    double amount;
-    int repeat;
-} Step;
-
-static const Step sequence[] = {
-    {STEP_FIT, 0, 1},     {STEP_ZOOM, 2.0, 14}, /* down to 1/16384 of the run */
-    {STEP_PAN, 0.3, 8},   {STEP_PAN, -0.5, 6},  {STEP_ZOOM, 0.5, 7},
-    {STEP_PAN, 0.45, 10}, {STEP_ZOOM, 4.0, 8},  /* to the 200 ns limit */
-    {STEP_ZOOM, 0.25, 9}, {STEP_PAN, -0.2, 5},  {STEP_FIT, 0, 1},
-};
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -63,13 +64,33 @@ static double frame_ms(GtkWidget *chart)
     return tex ? (double)(g_get_monotonic_time() - begin) / 1000.0 : -1;
 }
 
-static void apply(SpTimelineChart *chart, const Step *s)
+/* Median, p95 and max of n values (sorted in place). */
+static void summary(double *t, guint n, double *med, double *p95, double *max)
 {
-    switch (s->kind) {
-    case STEP_FIT: sp_timeline_chart_zoom_to_fit(chart); break;
-    case STEP_ZOOM: sp_timeline_chart_zoom(chart, s->amount); break;
-    case STEP_PAN: sp_timeline_chart_pan(chart, s->amount); break;
+    qsort(t, n, sizeof *t, cmp_double);
+    *med = n ? t[n / 2] : 0;
+    *p95 = n ? t[MIN(n - 1, (guint)ceil(0.95 * n) - 1)] : 0;
+    *max = n ? t[n - 1] : 0;
+}
+
+/* Let the loader deliver what the view asked for (it reads in its thread;
+ * delivery is an idle callback of this loop). Returns the seconds waited. */
+static double wait_windows(SpTimelineChart *chart)
+{
+    SpTimelineLoader *ld = sp_timeline_chart_get_loader(chart);
+    gint64 begin = g_get_monotonic_time();
+    while (ld && sp_timeline_loader_pending(ld) > 0 &&
+           g_get_monotonic_time() - begin < (gint64)(WINDOW_WAIT_S * G_USEC_PER_SEC)) {
+        if (!g_main_context_iteration(NULL, FALSE))
+            g_usleep(500);
     }
+    return (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+}
+
+static double peak_mb(int who)
+{
+    struct rusage ru;
+    return getrusage(who, &ru) == 0 ? (double)ru.ru_maxrss / 1024.0 : 0;
 }
 
 static void bench_free(Bench *b)
@@ -79,53 +100,91 @@ static void bench_free(Bench *b)
     g_free(b);
 }
 
-/* Replay the sequence on the timeline page's chart and print the figures.
- * Returns the exit status. */
+static void print_header(Bench *b, SpTimelineChart *chart)
+{
+    const sp_run *run = sp_run_document_get_run(b->doc);
+    const sp_timeline *tl = sp_timeline_chart_get_timeline(chart);
+    double pass_s, open_s, prepare_s;
+    sp_run_document_get_load_breakdown(b->doc, &pass_s, &open_s, &prepare_s);
+    g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(b->doc));
+    size_t indexed = 0;
+    for (size_t l = 0; tl && l < sp_timeline_lane_count(tl); l++) {
+        sp_timeline_lane_info li;
+        sp_timeline_lane_info_get(tl, l, &li);
+        indexed += li.has_index;
+    }
+    g_print("file:    %s\n", b->path);
+    g_print("run:     %s calls, %zu ranks, %zu regions, %zu timeline lanes (%zu with an index)\n",
+            calls, run->nranks, run->nregions, sp_timeline_lane_count(tl), indexed);
+    g_print("load:    %.3f s (pass %.3f s%s, open for windows %.3f s, figures %.3f s)\n",
+            sp_run_document_get_load_seconds(b->doc), pass_s,
+            sp_run_document_get_source(b->doc) ? "" : ", no windows", open_s, prepare_s);
+    g_print("memory:  peak RSS %.0f MB (viewer), %.0f MB (reading helper) after load\n",
+            peak_mb(RUSAGE_SELF), peak_mb(RUSAGE_CHILDREN));
+}
+
+/* Zoom by 4x per level around the middle of the run, with pans at each
+ * level; print the figures. Returns the exit status. */
 static int replay(Bench *b, SpViewerWindow *win)
 {
     GtkWidget *page = sp_viewer_window_get_page_widget(win, "timeline");
-    GtkWidget *chart = GTK_WIDGET(sp_timeline_page_get_chart(SP_TIMELINE_PAGE(page)));
-    g_autoptr(GArray) times = g_array_new(FALSE, FALSE, sizeof(double));
-    double worst_ms = 0;
-    gint64 worst_span = 0;
-    for (guint i = 0; i < G_N_ELEMENTS(sequence); i++) {
-        for (int r = 0; r < sequence[i].repeat; r++) {
-            apply(SP_TIMELINE_CHART(chart), &sequence[i]);
-            double ms = frame_ms(chart);
-            if (ms < 0)
-                continue;
-            g_array_append_val(times, ms);
-            if (ms > worst_ms) {
-                gint64 t0, t1;
-                sp_timeline_chart_get_window(SP_TIMELINE_CHART(chart), &t0, &t1);
-                worst_ms = ms;
-                worst_span = t1 - t0;
-            }
+    SpTimelineChart *chart = sp_timeline_page_get_chart(SP_TIMELINE_PAGE(page));
+    GtkWidget *cw = GTK_WIDGET(chart);
+    print_header(b, chart);
+    g_autoptr(GArray) all = g_array_new(FALSE, FALSE, sizeof(double));
+    gint64 dur = sp_timeline_duration_ns(sp_timeline_chart_get_timeline(chart));
+    g_print("frames at %dx%d (%s), zoom by 4x around the middle, %d pans of 30 %% per level:\n",
+            gtk_widget_get_width(cw), gtk_widget_get_height(cw),
+            G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(cw))),
+            PANS_PER_LEVEL);
+    g_print("  %-10s %9s %9s %11s %9s %9s %9s %8s\n", "view", "first ms", "windows", "win calls",
+            "median", "p95", "max", "held MB");
+    for (gint64 span = dur; span > 0;) {
+        gint64 mid = dur / 2;
+        sp_timeline_chart_set_window(chart, mid - span / 2, mid - span / 2 + span);
+        double first = frame_ms(cw);
+        if (first < 0) {
+            g_printerr("scope-profiler-viewer: --benchmark: the timeline could not be rendered\n");
+            return 1;
         }
+        g_array_append_val(all, first);
+        double waited = wait_windows(chart);
+        SpTimelineLoader *ld = sp_timeline_chart_get_loader(chart);
+        /* Calls in the windows the view draws from now. */
+        const sp_timeline *tl = sp_timeline_chart_get_timeline(chart);
+        guint64 wcalls = 0;
+        for (size_t l = 0; l < sp_timeline_lane_count(tl); l++) {
+            const sp_window *w = sp_timeline_lane_window(tl, l);
+            wcalls += w ? w->n : 0;
+        }
+        double level[PANS_PER_LEVEL + 1];
+        guint n = 0;
+        level[n++] = frame_ms(cw); /* settled */
+        for (int k = 0; k < PANS_PER_LEVEL; k++) {
+            sp_timeline_chart_pan(chart, k < PANS_PER_LEVEL / 2 ? 0.3 : -0.3);
+            level[n++] = frame_ms(cw);
+            /* Half of the pans let the windows arrive, half do not. */
+            if (k % 2)
+                wait_windows(chart);
+        }
+        for (guint i = 0; i < n; i++)
+            g_array_append_val(all, level[i]);
+        double med, p95, max;
+        summary(level, n, &med, &p95, &max);
+        g_autofree char *what = sp_format_duration((double)span * 1e-9);
+        g_print("  %-10s %9.2f %8.2fs %11" G_GUINT64_FORMAT " %9.2f %9.2f %9.2f %8.1f\n", what,
+                first, waited, wcalls, med, p95, max,
+                ld ? (double)sp_timeline_loader_bytes(ld) / 1048576.0 : 0.0);
+        if (span <= MIN_SPAN_NS)
+            break;
+        span = MAX(span / 4, MIN_SPAN_NS);
     }
-    if (times->len == 0) {
-        g_printerr("scope-profiler-viewer: --benchmark: the timeline could not be rendered\n");
-        return 1;
-    }
-    double *t = (double *)(void *)times->data;
-    qsort(t, times->len, sizeof *t, cmp_double);
-    double median = t[times->len / 2];
-    double p95 = t[MIN(times->len - 1, (guint)ceil(0.95 * times->len) - 1)];
-    const sp_run *run = sp_run_document_get_run(b->doc);
-    double read_s, analyze_s, index_s;
-    sp_run_document_get_load_breakdown(b->doc, &read_s, &analyze_s, &index_s);
-    g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(b->doc));
-    g_autofree char *worst = sp_format_duration((double)worst_span * 1e-9);
-    g_print("file:    %s\n", b->path);
-    g_print("run:     %s calls, %zu ranks, %zu regions, %zu timeline lanes\n", calls, run->nranks,
-            run->nregions, sp_timeline_lane_count(sp_run_document_get_timeline(b->doc)));
-    g_print("load:    %.3f s (read %.3f s, analyze %.3f s, timeline index %.3f s)\n",
-            sp_run_document_get_load_seconds(b->doc), read_s, analyze_s, index_s);
-    g_print("frames:  %u at %dx%d (%s): median %.2f ms, p95 %.2f ms, max %.2f ms "
-            "(max at a %s window)\n",
-            times->len, gtk_widget_get_width(chart), gtk_widget_get_height(chart),
-            G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(chart))), median,
-            p95, t[times->len - 1], worst);
+    double med, p95, max;
+    guint n = all->len;
+    summary((double *)(void *)all->data, n, &med, &p95, &max);
+    g_print("frames:  %u: median %.2f ms, p95 %.2f ms, max %.2f ms\n", n, med, p95, max);
+    g_print("memory:  peak RSS %.0f MB (viewer), %.0f MB (reading helper) at the end\n",
+            peak_mb(RUSAGE_SELF), peak_mb(RUSAGE_CHILDREN));
     return 0;
 }
 
