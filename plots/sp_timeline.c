@@ -128,6 +128,8 @@ void sp_timeline_free(sp_timeline *tl)
         free(tl->slots[k].v);
     free(tl->labels);
     free(tl->column);
+    if (tl->ov_image)
+        cairo_surface_destroy(tl->ov_image);
     free(tl->lanes);
     sp_agg_free(tl->own_agg);
     sp_color_map_free(tl->colors);

@@ -151,6 +151,7 @@ typedef struct acc_t {
     int32_t region[4];
     double w[4];
     double cov;
+    double span;        /* the entries' own spans, summed */
 } acc_t;
 
 typedef struct row_ctx {
@@ -168,9 +169,10 @@ typedef struct row_ctx {
     int lab_slot;
 } row_ctx;
 
-static void acc_add(acc_t *a, int32_t region, double w, double cov, size_t calls)
+static void acc_add(acc_t *a, int32_t region, double w, double cov, double span, size_t calls)
 {
     a->cov += cov;
+    a->span += span;
     a->calls += calls;
     if (region < 0)
         return;
@@ -237,8 +239,8 @@ static void acc_flush(row_ctx *rc)
                            : SLOT_NEUTRAL + (d->highlight >= 0 ? SLOTS_PER_SET : 0);
     double x1 = fmax(a->x1, a->col + 1);
     sp__tl_emit(d, a->col, x1, rc->y, d->lay.row_h - 1, slot, a->calls > 1);
-    if (rc->index)
-        label_track(rc, a->col, x1, region, slot, a->cov >= 0.9 * d->p * (x1 - a->col));
+    if (rc->index) /* the bins merged here are full: a run of one region goes on */
+        label_track(rc, a->col, x1, region, slot, a->cov >= 0.9 * a->span);
     memset(a, 0, sizeof *a);
 }
 
@@ -267,7 +269,7 @@ static bool visit_detail(void *ud, const sp__tl_entry *e)
         rc->acc.col = col;
     }
     rc->acc.x1 = fmax(rc->acc.x1, x1);
-    acc_add(&rc->acc, e->region, e->dom, e->cov, e->calls);
+    acc_add(&rc->acc, e->region, e->dom, e->cov, e->e - e->s, e->calls);
     return true;
 }
 
@@ -293,10 +295,9 @@ static void draw_row(detail *dt, const sp__tl_lane *ln, int32_t depth, double y)
             sp__tl_walk_calls(ln->calls, depth, d->lay.t0, d->lay.t1, d->p, visit_detail, &rc);
         break;
     case SP__TL_FROM_INDEX:
-        if ((uint32_t)depth >= ln->lod->ndepth && depth < (int32_t)SP_LOD_MAX_DEPTH)
-            break; /* nothing that deep */
         if ((uint32_t)depth >= ln->lod->ndepth) {
-            /* Deeper than the index goes: shown once a window arrives. */
+            /* Deeper than the index goes (it keeps SP_LOD_MAX_DEPTH depths):
+             * a band on the first such row until a window arrives. */
             if (depth == (int32_t)SP_LOD_MAX_DEPTH)
                 draw_pending(d, ln, y, d->lay.row_h - 1);
             break;
@@ -317,7 +318,7 @@ static void draw_row(detail *dt, const sp__tl_lane *ln, int32_t depth, double y)
 
 /* ---- colours, labels, chrome ---- */
 
-static sp_rgba slot_color(const sp__tl_draw *d, int slot)
+sp_rgba sp__tl_slot_color(const sp__tl_draw *d, int slot)
 {
     bool faded = slot >= SLOTS_PER_SET;
     int base = faded ? slot - SLOTS_PER_SET : slot;
@@ -334,7 +335,7 @@ void sp__tl_fill_slots(sp__tl_draw *d)
         sp__tl_rectbuf *b = &d->slots[k];
         if (!b->n)
             continue;
-        sp__set_color(cr, slot_color(d, k));
+        sp__set_color(cr, sp__tl_slot_color(d, k));
         for (size_t i = 0; i < b->n; i++)
             cairo_rectangle(cr, b->v[4 * i], b->v[4 * i + 1], b->v[4 * i + 2], b->v[4 * i + 3]);
         cairo_fill(cr);
@@ -381,7 +382,7 @@ static void draw_labels(detail *dt)
             if (tw > avail && avail < 3.2 * c->fs)
                 continue;
         }
-        sp_rgba bgc = slot_color(d, l->slot);
+        sp_rgba bgc = sp__tl_slot_color(d, l->slot);
         sp_rgba fg = sp_plot_text_color_on(bgc);
         if (l->slot >= SLOTS_PER_SET)
             fg = sp__mix(fg, bgc, 0.45);

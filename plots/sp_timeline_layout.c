@@ -96,6 +96,22 @@ size_t sp__tl_overview_row(const sp_timeline *tl, const sp__tl_layout *lay, size
     return l < tl->nlanes ? l : tl->nlanes - 1;
 }
 
+size_t sp__tl_overview_lanes(const sp_timeline *tl, const sp__tl_layout *lay, size_t k,
+                             size_t *lanes)
+{
+    double y0, y1;
+    size_t l0 = sp__tl_overview_row(tl, lay, k, &y0, &y1);
+    size_t rows = sp__tl_overview_rows(tl, lay);
+    size_t l1 = lay->lane_h >= 1 || k + 1 >= rows ? (lay->lane_h >= 1 ? l0 + 1 : tl->nlanes)
+                                                  : sp__tl_overview_row(tl, lay, k + 1, &y0, &y1);
+    if (l1 <= l0)
+        l1 = l0 + 1;
+    size_t n = l1 - l0 < SP__TL_OV_MERGE ? l1 - l0 : SP__TL_OV_MERGE;
+    for (size_t i = 0; i < n; i++)
+        lanes[i] = l0 + i * (l1 - l0) / n;
+    return n;
+}
+
 size_t sp__tl_overview_lane_at(const sp_timeline *tl, const sp__tl_layout *lay, double y)
 {
     if (tl->nlanes == 0)
@@ -197,14 +213,16 @@ size_t sp_timeline_visible_lanes(const sp_timeline *tl, double w, double h,
     if (lay.overview) {
         size_t rows = sp__tl_overview_rows(tl, &lay), prev = SIZE_MAX;
         for (size_t k = 0; k < rows; k++) {
-            double y0, y1;
-            size_t l = sp__tl_overview_row(tl, &lay, k, &y0, &y1);
-            if (l == prev)
-                continue;
-            prev = l;
-            if (n < max)
-                lanes[n] = l;
-            n++;
+            size_t row[SP__TL_OV_MERGE];
+            size_t m = sp__tl_overview_lanes(tl, &lay, k, row);
+            for (size_t i = 0; i < m; i++) {
+                if (row[i] == prev)
+                    continue;
+                prev = row[i];
+                if (n < max)
+                    lanes[n] = row[i];
+                n++;
+            }
         }
         return n;
     }

@@ -124,6 +124,7 @@ struct sp_timeline {
     size_t caplabels;
     int32_t *column;
     size_t capcolumn;
+    cairo_surface_t *ov_image;  /* the overview's pixels (kept between draws) */
     /* Colours: the run's own map (NULL: hash colours), and per draw each
      * region's palette slot under the map in use (recomputed only when the
      * map changes) and whether a box of it was drawn (the legend). */
@@ -204,6 +205,13 @@ size_t sp__tl_overview_rows(const sp_timeline *tl, const sp__tl_layout *lay);
 size_t sp__tl_overview_row(const sp_timeline *tl, const sp__tl_layout *lay, size_t k,
                            double *y0, double *y1);
 size_t sp__tl_overview_lane_at(const sp_timeline *tl, const sp__tl_layout *lay, double y);
+/* The lanes drawn in overview row k into lanes[0 .. SP__TL_OV_MERGE): one
+ * when each lane has its row; when several share a pixel row, all of them
+ * up to SP__TL_OV_MERGE, else that many spread evenly over them (their
+ * pixels vote). Returns how many. */
+#define SP__TL_OV_MERGE 4
+size_t sp__tl_overview_lanes(const sp_timeline *tl, const sp__tl_layout *lay, size_t k,
+                             size_t *lanes);
 
 /* ---- drawing (sp_timeline_draw.c, sp_timeline_overview.c) ---- */
 
@@ -238,6 +246,8 @@ void sp__tl_emit(sp__tl_draw *d, double x0, double x1, double y, double h, int s
 /* Add the box of whole pixels [x0, x1) x [y, y + h) as it is (no gap,
  * no coalescing). */
 void sp__tl_rect(sp__tl_draw *d, double x0, double x1, double y, double h, int slot);
+/* The colour of a slot (faded slots mixed with the background). */
+sp_rgba sp__tl_slot_color(const sp__tl_draw *d, int slot);
 /* Fill every slot's rectangles (one cairo_fill per colour). */
 void sp__tl_fill_slots(sp__tl_draw *d);
 

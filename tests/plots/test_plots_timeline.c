@@ -664,10 +664,16 @@ static void test_overview(void)
     size_t asm_px = fx_count_color(&im, (int)g.data_x, (int)g.data_y, W, (int)(g.data_y + g.data_h),
                                    fx_region_color(run, "assemble_matrix", false), 3);
     ASSERT_MSG(asm_px > 1000, "%zu pixels of assemble_matrix", asm_px);
-    /* More lanes than pixel rows: one pixel row per several lanes. */
+    /* More lanes than pixel rows: a pixel row per several lanes, whose
+     * pixels vote (every lane drawn while at most 4 share a row). */
     ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, 100, tl, &v, NULL, &st), 0);
     ASSERT(st.overview);
-    ASSERT_MSG(st.lanes_drawn < 96 && st.lanes_drawn > 30, "%zu lanes", st.lanes_drawn);
+    ASSERT_MSG(st.rows_drawn < 96 && st.lanes_drawn == 96, "%zu rows, %zu lanes", st.rows_drawn,
+               st.lanes_drawn);
+    /* 8 pixel rows for 96 lanes: 4 of each 12 vote */
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, 8 + 30, tl, &v, NULL, &st), 0);
+    ASSERT_MSG(st.lanes_drawn == 4 * st.rows_drawn, "%zu rows, %zu lanes", st.rows_drawn,
+               st.lanes_drawn);
     /* Asked for the detail, the lanes scroll instead. */
     v.lanes = SP_TIMELINE_LANES_DETAIL;
     ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
