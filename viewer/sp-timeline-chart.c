@@ -791,6 +791,7 @@ const char *sp_timeline_chart_get_selected_text(SpTimelineChart *self)
 }
 
 sp_timeline *sp_timeline_chart_get_timeline(SpTimelineChart *self) { return self->tl; }
+const sp_timeline_view *sp_timeline_chart_get_view(SpTimelineChart *self) { return &self->view; }
 SpTimelineLoader *sp_timeline_chart_get_loader(SpTimelineChart *self) { return self->loader; }
 
 void sp_timeline_chart_set_arrows(SpTimelineChart *self, const sp_timeline_arrow *arrows, size_t n)

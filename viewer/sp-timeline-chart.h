@@ -80,8 +80,10 @@ char *sp_timeline_chart_describe_call(SpTimelineChart *self, size_t lane, gint64
 /* The tooltip text at (x, y) (markup), or NULL when nothing is there. */
 char *sp_timeline_chart_describe_at(SpTimelineChart *self, double x, double y);
 
-/* The timeline drawn and its window loader (benchmarks, tests). */
+/* The timeline drawn, the view it is drawn with and its window loader
+ * (benchmarks, tests). */
 sp_timeline *sp_timeline_chart_get_timeline(SpTimelineChart *self);
+const sp_timeline_view *sp_timeline_chart_get_view(SpTimelineChart *self);
 SpTimelineLoader *sp_timeline_chart_get_loader(SpTimelineChart *self);
 
 /* Lines to draw over the lanes (sp_timeline_view.arrows: MPI messages of

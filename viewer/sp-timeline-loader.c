@@ -16,6 +16,7 @@
 #include <math.h>
 
 #include "sp_error.h"
+#include "sp_lod.h"
 
 typedef struct Request {
     size_t lane;
@@ -277,8 +278,9 @@ static gboolean range_for(const sp_timeline_lane_info *li, gint64 t0, gint64 t1,
         *b = li->last_ns;
         return TRUE;
     }
-    /* An index with a bin per pixel draws as exactly as the calls. */
-    if (li->has_index && li->index_bin_ns > 0 &&
+    /* An index with a bin per pixel draws as exactly as the calls (if it
+     * holds every depth of the lane: a deeper recursion needs the calls). */
+    if (li->has_index && li->index_bin_ns > 0 && li->depths <= (int32_t)SP_LOD_MAX_DEPTH &&
         (double)(t1 - t0) / (double)li->index_bin_ns >= data_w)
         return FALSE;
     gint64 span = t1 - t0, margin = span / 2;
