@@ -114,7 +114,7 @@ static int begin_call(rank_job *j, sp__thread *th, int32_t g, int64_t t, size_t 
         parent->c_rcell = rcell;
         parent->c_ncell = ncell;
     }
-    int32_t slot = sp__agg_region_slot(rs, w, g);
+    int32_t slot = w->slot[g] >= 0 ? w->slot[g] : sp__agg_region_slot(rs, w, g);
     if (slot < 0 || push_frame(th))
         return oom(j);
     sp__frame *f = &th->stack[th->depth++];

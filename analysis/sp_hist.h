@@ -66,7 +66,30 @@ void sp_hist_bounds(uint32_t index, int64_t *lo, int64_t *width);
 /* Add n values equal to v (n >= 1; negative v counts as 0). 0 or SP_ENOMEM
  * (h unchanged). */
 int sp_hist_add_n(sp_hist *h, int64_t v, uint64_t n);
-static inline int sp_hist_add(sp_hist *h, int64_t v) { return sp_hist_add_n(h, v, 1); }
+
+/* Add one value: inline for a dense histogram whose range holds it (every
+ * call of a busy region, in the aggregate pass), else sp_hist_add_n. */
+static inline int sp_hist_add(sp_hist *h, int64_t v)
+{
+    if (h->dense && v >= 0) {
+        uint32_t idx = (uint32_t)v;
+        if (v >= 128) {
+            int e = 63 - __builtin_clzll((uint64_t)v);
+            idx = (uint32_t)(e - 5) * 64u + ((uint32_t)((uint64_t)v >> (e - 6)) & 63u);
+        }
+        uint32_t off = idx - h->lo;
+        if (off < h->len) {
+            ((uint64_t *)h->data)[off]++;
+            if (v < h->min)
+                h->min = v;
+            if (v > h->max)
+                h->max = v;
+            h->count++;
+            return 0;
+        }
+    }
+    return sp_hist_add_n(h, v, 1);
+}
 
 /* dst += src (exact). 0 or SP_ENOMEM (dst unchanged). */
 int sp_hist_merge(sp_hist *dst, const sp_hist *src);

@@ -21,6 +21,7 @@ enum {
     SP_CLI_EXIT_OK = 0,      /* success */
     SP_CLI_EXIT_FAILURE = 1, /* a runtime failure: out of memory, cannot write output */
     SP_CLI_EXIT_USAGE = 2,   /* bad usage, or a file that cannot be read */
+    SP_CLI_EXIT_UNDECIDED = 3, /* check: disturbed runs could not decide: retry */
 };
 
 /* Print "scope-profiler: " + the formatted message + "\n" to stderr. */

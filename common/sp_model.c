@@ -253,6 +253,7 @@ static void rank_free(sp_rank_data *rk)
     free(rk->threads);
     sp_rank_free_calls(rk);
     free(rk->dropped);
+    free(rk->sched);
     free(rk->depth);
     free(rk->tree_node);
     /* Recording modes (line samples, counters). */

@@ -65,6 +65,10 @@ static int copy_rank(sp_rank_data *d, const sp_rank_data *s, size_t nregions)
     }
     if (copy_array(&d->dropped, s->dropped, nregions, sizeof *d->dropped))
         return -1;
+    /* The scheduling samples are header too (read with it, sp_sched.h). */
+    if (copy_array(&d->sched, s->sched, s->nsched, sizeof *d->sched))
+        return -1;
+    d->nsched = s->sched ? s->nsched : 0;
     size_t nl = s->nlines, nc = s->ncounters;
     d->nlines = nl;
     if (copy_array(&d->line_region, s->line_region, nl, sizeof *d->line_region) ||

@@ -5,9 +5,6 @@
  * names kept as raw bytes turned into text.
  */
 #include <math.h>
-#if defined(__x86_64__) && defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -130,20 +127,14 @@ int sp_v2_clock_map_make(const int64_t *ticks, const int64_t *ns, size_t np,
     return 0;
 }
 
-/* Round to nearest, ties to even (np.rint, llrint), saturated. On x86-64
- * one cvtsd2si instruction (its default rounding is exactly that): llrint
- * is a libm call, and readers convert every event of a run. */
+/* Round to nearest, ties to even (np.rint, llrint), saturated. */
 static int64_t saturate(double v)
 {
     if (!(v < 9.2e18))
         return INT64_MAX;
     if (!(v > -9.2e18))
         return INT64_MIN;
-#if defined(__x86_64__) && defined(__SSE2__)
-    return _mm_cvtsd_si64(_mm_set_sd(v));
-#else
-    return (int64_t)llrint(v);
-#endif
+    return sp_v2_round(v);
 }
 
 int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks)

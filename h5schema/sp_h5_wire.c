@@ -28,7 +28,7 @@
 #include "sp_h5_wire.h"
 
 #define WIRE_MAGIC 0x53505752u /* "SPWR" */
-#define WIRE_VERSION 2u
+#define WIRE_VERSION 3u /* 2: header-only runs; 3: CPU scheduling samples */
 #define WIRE_END 0x454E4421u
 #define MAX_STRING ((uint64_t)1 << 30)
 
@@ -129,6 +129,15 @@ static void w_rank(wbuf *w, const sp_run *run, const sp_rank_data *rk)
     w_u32(w, rk->dropped != NULL);
     if (rk->dropped && run->nregions)
         w_bytes(w, rk->dropped, run->nregions * sizeof *rk->dropped);
+    w_u64(w, rk->nsched);
+    for (size_t i = 0; i < rk->nsched; i++) { /* field by field: no padding bytes */
+        const sp_sched_sample *s = &rk->sched[i];
+        w_i32(w, s->thread);
+        w_i64(w, s->t_ns);
+        w_i64(w, s->cpu_ns);
+        w_i64(w, s->wait_ns);
+        w_i64(w, s->nivcsw);
+    }
     n = rk->nlines;
     w_u64(w, n);
     if (n) {
@@ -410,6 +419,20 @@ static void r_rank(rbuf *r, sp_run *run, sp_rank_data *rk)
     }
     if (r_u32(r) && !r->rc)
         rk->dropped = r_array(r, run->nregions, sizeof *rk->dropped);
+    n = r_u64(r);
+    if (!r->rc && n && (r->rc = sp__read_charge_n(r->what, n, sizeof *rk->sched)) == 0) {
+        if (!(rk->sched = calloc((size_t)n, sizeof *rk->sched)))
+            r->rc = SP_ENOMEM;
+        for (uint64_t i = 0; i < n && !r->rc; i++) {
+            sp_sched_sample *s = &rk->sched[i];
+            s->thread = r_i32(r);
+            s->t_ns = r_i64(r);
+            s->cpu_ns = r_i64(r);
+            s->wait_ns = r_i64(r);
+            s->nivcsw = r_i64(r);
+            rk->nsched = (size_t)i + 1;
+        }
+    }
     n = r_u64(r);
     if (!r->rc && n) {
         rk->line_region = r_array(r, n, sizeof *rk->line_region);

@@ -13,6 +13,7 @@
 #include "sp-timeline-page.h"
 #include "sp-viewer-application.h"
 #include "sp-viewer-format.h"
+#include "sp_sched.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-text.h"
 
@@ -106,11 +107,19 @@ static void update_titles(SpViewerWindow *self)
         guint64 ncalls = sp_run_document_get_total_calls(base);
         /* The headline of a run: its wall-clock span, then its size, counts
          * whole (a cut "10…" said nothing of 1,024 ranks): the label cuts at
-         * the end, where the region count stands. */
-        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %s call%s · %zu region%s", span,
+         * the end, where the region count and the disturbance stand. */
+        /* How disturbed the run was, when the file says (sp_sched.h). */
+        sp_sched_summary sched;
+        sp_sched_run_summary(run, &sched, NULL);
+        char wait[200] = "";
+        if (sched.measured) {
+            char text[160];
+            snprintf(wait, sizeof wait, " · %s", sp_sched_run_text(run, text, sizeof text));
+        }
+        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %s call%s · %zu region%s%s", span,
                                    run->nranks, run->nranks == 1 ? "" : "s", calls,
                                    ncalls == 1 ? "" : "s", run->nregions,
-                                   run->nregions == 1 ? "" : "s");
+                                   run->nregions == 1 ? "" : "s", wait);
         if (self->follow_status) { /* following: the live state instead */
             g_free(subtitle);
             subtitle = g_strdup(self->follow_status);
