@@ -188,7 +188,10 @@ typedef struct sp_agg_opts {
      * pass's threads, serialised); NULL: none. */
     void (*progress)(void *ud, uint64_t done, uint64_t total);
     void *progress_ud;
-    int64_t series_bins;            /* SP_AGG_SERIES bins; 0: 256 */
+    int64_t series_bins;            /* SP_AGG_SERIES bins; 0: 256. Fewer per region
+                                       when regions x bins would pass 2^21
+                                       (64 MB), and no series when fewer than 8
+                                       remain (10^6 regions) */
 } sp_agg_opts;
 
 /*

@@ -69,6 +69,7 @@ typedef struct sp__pass {
     size_t nranks;
     sp_agg_series *series;      /* SP_AGG_SERIES */
     size_t nseries;
+    double series_inv;          /* 1 / the bins' width (all series share their axis) */
     pthread_mutex_t series_lock;
     /* progress */
     pthread_mutex_t progress_lock;

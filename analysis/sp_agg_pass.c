@@ -457,8 +457,15 @@ static void add_series(const sp__pass *p, sp__worker *w, int32_t g, int64_t star
         if (!(s->bins = calloc(axis->nbins, sizeof *s->bins)))
             return;
     }
+    /* The bin by multiplication (a 64-bit division per call costs as much
+     * as the rest of the series), corrected where rounding misses. */
     int64_t at = start - s->origin_ns;
-    size_t b = at <= 0 ? 0 : (size_t)(at / s->width_ns);
+    double f = at <= 0 ? 0 : (double)at * p->series_inv;
+    size_t b = f < (double)s->nbins ? (size_t)f : s->nbins;
+    if (b < s->nbins && (int64_t)b * s->width_ns > at)
+        b--;
+    else if (b + 1 < s->nbins && (int64_t)(b + 1) * s->width_ns <= at)
+        b++;
     if (b >= s->nbins)
         b = s->nbins - 1;
     bin_add(&s->bins[b], dur, 1, dur, dur);
@@ -491,6 +498,8 @@ static void merge_series(sp__pass *p, sp__worker *w)
     w->nseries = 0;
 }
 
+#define SERIES_MAX_BINS ((size_t)1 << 21) /* 64 MB of bins at most */
+
 /* The series' time axis: the blocks' first times and a margin for what
  * their last events add. */
 static int init_series(sp__pass *p)
@@ -505,6 +514,13 @@ static int init_series(sp__pass *p)
             hi = t > hi ? t : hi;
         }
     size_t nbins = p->opts.series_bins > 0 ? (size_t)p->opts.series_bins : 256;
+    /* Bins for every region with calls: a run of 10^6 regions would need
+     * gigabytes at 256 each, so fewer bins per region past SERIES_MAX_BINS
+     * in all, and no series when fewer than 8 remain (the chart says so). */
+    if (run->nregions && nbins > SERIES_MAX_BINS / run->nregions)
+        nbins = SERIES_MAX_BINS / run->nregions;
+    if (nbins < 8)
+        return 0;
     if (lo > hi)
         lo = hi = 0;
     /* Blocks start where their first event is; a run's last calls end up
@@ -519,6 +535,7 @@ static int init_series(sp__pass *p)
         return SP_ENOMEM;
     for (size_t g = 0; g < p->nseries; g++)
         p->series[g] = (sp_agg_series){.origin_ns = lo, .width_ns = width, .nbins = nbins};
+    p->series_inv = 1.0 / (double)width;
     return 0;
 }
 

@@ -58,6 +58,7 @@ sp_lod *sp_lod_new(int64_t first_ns, int64_t last_ns, uint64_t calls)
     lod->nlevels = 1;
     lod->levels[0].nbins = nbins;
     lod->levels[0].bin_ns = span / (int64_t)nbins + 1;
+    lod->inv_bin = 1.0 / (double)lod->levels[0].bin_ns;
     return lod;
 }
 
@@ -79,34 +80,63 @@ static int use_depth(sp_lod *lod, uint32_t d)
     return 0;
 }
 
+/* The finest bin of offset a (>= 0) from the origin, clamped to the last:
+ * by multiplication (a division per call costs more than the rest of the
+ * pass's work on it), corrected at the edges where rounding misses. */
+static inline size_t bin_of(const sp_lod *lod, int64_t a)
+{
+    const sp_lod_level *l = &lod->levels[0];
+    double f = (double)a * lod->inv_bin;
+    size_t last = l->nbins - 1;
+    if (!(f < (double)last))
+        return last;
+    size_t b = (size_t)f;
+    if ((int64_t)b * l->bin_ns > a)
+        b--;
+    else if ((int64_t)(b + 1) * l->bin_ns <= a && b < last)
+        b++;
+    return b;
+}
+
+/* Bin b's longest call at depth d: this one if longer. */
+static inline void keep_longest(int32_t *reg, int64_t *du, size_t b, int64_t dur, int32_t region)
+{
+    if (dur > du[b] || reg[b] < 0) {
+        du[b] = dur;
+        reg[b] = region;
+    }
+}
+
 int sp_lod_add(sp_lod *lod, int64_t start_ns, int64_t end_ns, int32_t region, uint32_t depth)
 {
     if (depth >= SP_LOD_MAX_DEPTH)
         return 0;
-    if (use_depth(lod, depth))
-        return SP_ENOMEM;
     sp_lod_level *l = &lod->levels[0];
+    if (!l->region[depth] && use_depth(lod, depth))
+        return SP_ENOMEM;
     int64_t w = l->bin_ns, a = start_ns - lod->origin_ns, e = end_ns - lod->origin_ns;
     if (a < 0)
         a = 0;
     if (e < a)
         e = a;
-    size_t last = l->nbins - 1;
-    size_t b0 = (size_t)(a / w) > last ? last : (size_t)(a / w);
-    size_t b1 = (size_t)(e / w) > last ? last : (size_t)(e / w);
+    size_t b0 = bin_of(lod, a);
     int64_t dur = end_ns - start_ns;
     int32_t *reg = l->region[depth];
     int64_t *du = l->dur[depth];
     float *cov = l->cover[depth];
+    /* Covers are kept in ns while built (fractions at sp_lod_finish). */
+    if (e < (int64_t)(b0 + 1) * w || b0 == l->nbins - 1) { /* most calls lie within one bin */
+        keep_longest(reg, du, b0, dur, region);
+        cov[b0] += (float)(e - a);
+        return 0;
+    }
+    size_t b1 = bin_of(lod, e);
     for (size_t b = b0; b <= b1; b++) {
-        if (dur > du[b] || reg[b] < 0) {
-            du[b] = dur;
-            reg[b] = region;
-        }
+        keep_longest(reg, du, b, dur, region);
         int64_t lo = (int64_t)b * w, hi = lo + w;
         int64_t ov = (e < hi ? e : hi) - (a > lo ? a : lo);
         if (ov > 0)
-            cov[b] += (float)((double)ov / (double)w);
+            cov[b] += (float)ov;
     }
     return 0;
 }
@@ -144,10 +174,10 @@ int sp_lod_finish(sp_lod *lod)
     while ((lod->levels[0].nbins >> (n - 1)) > 64)
         n++;
     sp_lod_level *f = &lod->levels[0];
-    for (uint32_t d = 0; d < lod->ndepth; d++) /* covers are fractions */
+    float inv = (float)(1.0 / (double)f->bin_ns);
+    for (uint32_t d = 0; d < lod->ndepth; d++) /* covers become fractions */
         for (size_t b = 0; f->cover[d] && b < f->nbins; b++)
-            if (f->cover[d][b] > 1.0f)
-                f->cover[d][b] = 1.0f;
+            f->cover[d][b] = f->cover[d][b] * inv > 1.0f ? 1.0f : f->cover[d][b] * inv;
     sp_lod_level *lv = realloc(lod->levels, n * sizeof *lv);
     if (!lv)
         return SP_ENOMEM;

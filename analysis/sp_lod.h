@@ -39,6 +39,7 @@ typedef struct sp_lod_level {
 
 typedef struct sp_lod {
     int64_t origin_ns;      /* aligned to rank 0 */
+    double inv_bin;         /* 1 / levels[0].bin_ns (while built: bins by multiplication) */
     uint32_t ndepth;        /* depths allocated (max depth seen, <= SP_LOD_MAX_DEPTH) */
     size_t nlevels;
     sp_lod_level *levels;   /* [0]: finest; [k + 1] has half the bins of [k] */

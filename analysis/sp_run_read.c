@@ -6,8 +6,12 @@
  */
 #include "sp_run_read.h"
 
+#include <errno.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sp_analysis.h"
 #include "sp_error.h"
@@ -76,6 +80,99 @@ static sp_run *read_here(const char *path, const sp_agg_opts *opts, int *status)
 
 /* ---- in a child process ---- */
 
+/*
+ * Heartbeats: a long pass is not a hung one. Reading a valid run can take
+ * longer than the read timeout (1,000M calls on a loaded machine), so while
+ * the child's pass replays events it sends a frame "SPHB" + events done (16
+ * bytes, atomic on a pipe) at most once a second, and "SPHE" before its
+ * outcome; the parent's timeout counts from the last frame. A child that
+ * makes no progress is still stopped, one that does never is.
+ */
+#define HEARTBEAT_S 1.0
+#define FRAME_BEAT "SPHB"
+#define FRAME_END "SPHE"
+
+typedef struct heartbeat {
+    int fd;
+    double last;
+} heartbeat;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void send_frame(int fd, const char *magic, uint64_t n)
+{
+    uint8_t f[16];
+    memcpy(f, magic, 4);
+    memset(f + 4, 0, 4);
+    memcpy(f + 8, &n, 8);
+    ssize_t k;
+    do
+        k = write(fd, f, sizeof f);
+    while (k < 0 && errno == EINTR);
+}
+
+static void beat(void *ud, uint64_t done, uint64_t total)
+{
+    (void)total;
+    heartbeat *hb = ud;
+    double t = mono_s();
+    if (t - hb->last >= HEARTBEAT_S) {
+        hb->last = t;
+        send_frame(hb->fd, FRAME_BEAT, done);
+    }
+}
+
+/* Read the child's heartbeats until its end frame (0: the outcome follows,
+ * or the stream ended: the wire reader says how), extending the deadline
+ * with each; *timed_out when none came for timeout s or the read was
+ * cancelled (the caller kills the child). */
+static int read_heartbeats(int fd, int cancel_fd, const char *path, double timeout,
+                           bool *timed_out)
+{
+    double deadline = timeout > 0 ? mono_s() + timeout : 0;
+    for (;;) {
+        uint8_t f[16];
+        size_t got = 0;
+        while (got < sizeof f) {
+            double left = deadline > 0 ? deadline - mono_s() : 3600;
+            if (left <= 0) {
+                *timed_out = true;
+                return sp__error(SP_EIO, "%s: the reading process made no progress", path);
+            }
+            struct pollfd pfd[2] = {{.fd = fd, .events = POLLIN},
+                                    {.fd = cancel_fd, .events = POLLIN}};
+            int k = poll(pfd, cancel_fd >= 0 ? 2 : 1, left > 3600 ? 3600000 : (int)(left * 1000) + 1);
+            if (k < 0 && errno == EINTR)
+                continue;
+            if (k > 0 && cancel_fd >= 0 && (pfd[1].revents & POLLIN)) {
+                *timed_out = true;
+                return sp__error(SP_EIO, "%s: reading was cancelled", path);
+            }
+            if (k <= 0)
+                continue;
+            ssize_t n = read(fd, f + got, sizeof f - got);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                return got ? sp__error(SP_EFORMAT, "%s: the reading process sent a short "
+                                                   "message", path)
+                           : 0; /* ended: the wire reader reports how */
+            got += (size_t)n;
+        }
+        if (memcmp(f, FRAME_END, 4) == 0)
+            return 0;
+        if (memcmp(f, FRAME_BEAT, 4) != 0)
+            return sp__error(SP_EFORMAT, "%s: the reading process sent a damaged message", path);
+        if (timeout > 0)
+            deadline = mono_s() + timeout;
+    }
+}
+
 typedef struct child_args {
     sp_agg_opts opts;
 } child_args;
@@ -84,7 +181,12 @@ static int child_main(const char *path, int fd, void *arg)
 {
     const child_args *ca = arg;
     int rc = 0;
-    sp_run *run = read_here(path, &ca->opts, &rc);
+    heartbeat hb = {fd, mono_s()};
+    sp_agg_opts opts = ca->opts;
+    opts.progress = beat;
+    opts.progress_ud = &hb;
+    sp_run *run = read_here(path, &opts, &rc);
+    send_frame(fd, FRAME_END, 0);
     uint8_t *bytes = NULL;
     size_t len = 0;
     if (run && (rc = sp_agg_encode(run->agg, &bytes, &len)) != 0) {
@@ -121,7 +223,10 @@ static int parent_main(int fd, int cancel_fd, const char *path, double timeout, 
     void *bytes = NULL;
     size_t len = 0;
     sp_run *run = NULL;
-    int rc = sp__h5_wire_read_ex(fd, cancel_fd, path, timeout, &run, &bytes, &len, timed_out);
+    int rc = read_heartbeats(fd, cancel_fd, path, timeout, timed_out);
+    if (rc)
+        return rc;
+    rc = sp__h5_wire_read_ex(fd, cancel_fd, path, timeout, &run, &bytes, &len, timed_out);
     sp_agg *agg = NULL;
     if (rc == 0 && (rc = sp_agg_decode(bytes, len, run, &agg)) != 0)
         rc = sp__error(rc, "%s: the reading process sent back damaged aggregates", path);

@@ -54,6 +54,36 @@ uint64_t sp_window_estimate(const sp_event_source *src, size_t rank, int32_t thr
 
 void sp_window_free(sp_window *w);
 
+/*
+ * The blocks of each lane, for readers that load many windows (the viewer's
+ * timeline): per (rank, thread) the lane's blocks in time order with the
+ * running count of their calls, so a window finds its blocks and an
+ * estimate its bound by binary search (O(log blocks) instead of a scan of
+ * the rank's whole table, which with 2^18 threads is 2^18 blocks), and a
+ * window reads only its lane's blocks, never the other threads' blocks in
+ * between. 12 bytes per block. The functions without an index build one
+ * for the rank each time.
+ */
+typedef struct sp_block_index sp_block_index;
+
+/* An index of every block src knows now. NULL with sp_last_error() on
+ * SP_ENOMEM. */
+sp_block_index *sp_block_index_new(const sp_event_source *src);
+
+/* Take in the blocks src gained since the index was built or last
+ * updated (after sp_event_source_refresh). 0 or SP_ENOMEM (the index
+ * stays as it was). */
+int sp_block_index_update(sp_block_index *ix, const sp_event_source *src);
+
+void sp_block_index_free(sp_block_index *ix);
+
+/* sp_window_load and sp_window_estimate through an index of src. */
+int sp_window_load_ix(sp_event_source *src, const sp_block_index *ix, const sp_agg *agg,
+                      size_t rank, int32_t thread, int64_t t0_ns, int64_t t1_ns,
+                      size_t max_calls, sp_window **out);
+uint64_t sp_window_estimate_ix(const sp_event_source *src, const sp_block_index *ix,
+                               size_t rank, int32_t thread, int64_t t0_ns, int64_t t1_ns);
+
 #ifdef __cplusplus
 }
 #endif

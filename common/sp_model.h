@@ -215,6 +215,14 @@ int sp_kvlist_set(sp_kvlist *l, const char *key, const char *value);
 const char *sp_kvlist_get(const sp_kvlist *l, const char *key);
 void sp_kvlist_free(sp_kvlist *l);
 
+/* A deep copy of run's header (sp_model_copy.c): metadata, regions and
+ * their flags, ranks with threads, metadata, clock offsets, dropped calls,
+ * line samples and counters; no calls, nothing derived (statistics, tree,
+ * aggregates). For readers that keep a growing source and hand out a run
+ * per state (following a recording run). NULL with sp_last_error() on
+ * SP_ENOMEM. */
+sp_run *sp_run_copy_header(const sp_run *run);
+
 #ifdef __cplusplus
 }
 #endif

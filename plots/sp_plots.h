@@ -16,9 +16,11 @@
  *   recorded for region 'solve'") and returns 0; it never crashes.
  * - Charts using statistics or the call tree (rank bars, heat map, call tree)
  *   need an analysed run (sp_run_analyze()); given a run that is not analysed
- *   they return SP_EINVAL. The timeline, histogram and duration-over-time only
- *   need the raw calls (the timeline uses rank->depth when present and
- *   derives depths from parent[] otherwise).
+ *   they return SP_EINVAL. The timeline, histogram and duration-over-time
+ *   draw from the run's aggregates (run->agg: sp_run_read() with
+ *   SP_AGG_LANES | SP_AGG_LOD for the timeline, SP_AGG_SERIES for duration
+ *   over time) and never need the calls; a run with calls and no
+ *   aggregates (built in memory, read whole) works too.
  * - Times in views are int64 ns relative to the run's first call after clock
  *   offsets ("run time"); labels print them with ns / µs / ms / s units.
  * - Region colours come from a colour map (analysis/sp_colors.h): regions
@@ -46,6 +48,9 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+struct sp_agg;
+struct sp_window;
 
 /* ------------------------------------------------------------------ */
 /* Style and colours                                                   */
@@ -112,27 +117,55 @@ int sp_plot_draw_empty(cairo_t *cr, double w, double h, const sp_plot_style *st,
                        const char *message);
 
 /* ------------------------------------------------------------------ */
-/* Timeline (Gantt / flame chart), a prepared object                   */
+/* Timeline (Gantt / flame chart) of a run read aggregate-first         */
 /* ------------------------------------------------------------------ */
 
 /*
  * One lane per (rank, thread) that has calls, ordered by rank then thread
  * index; within a lane, calls are stacked by nesting depth (depth 0 on top).
- * Under the lanes a legend lists the regions drawn (the most time first); a
- * draw too short for every lane says which ranks it left out.
- * sp_timeline_new() sorts every lane's calls per depth by start time and
- * builds a per-depth summary pyramid, so a frame costs O(visible rows *
- * (pixel columns + log n)) whatever the number of calls: everything
- * narrower than a pixel merges into one box per pixel column, coloured by
- * the region that covers most of it (or the neutral colour when no region
- * covers at least half of the merged time). Prepare memory is about 20
- * bytes per call on top of the run.
+ * Under the lanes a legend lists the regions drawn (the most time first).
+ *
+ * A timeline holds no calls of its own (a run may have billions). It
+ * draws each lane from what the caller gave it:
+ *  - the lane's calls in a window (sp_timeline_calls, made from an
+ *    sp_window the caller loaded with analysis/sp_window.h) when the window
+ *    covers the visible time range: exact, every call at least a pixel wide
+ *    is its own box (labelled when its name fits), narrower ones merge per
+ *    pixel column into one box coloured by the region that covers most of
+ *    it (the neutral colour when none covers half); the window's index
+ *    makes a frame O(rows x pixels) whatever its calls (about 24 bytes per
+ *    call on top of the window);
+ *  - else the lane's level-of-detail index (run->agg read with SP_AGG_LOD,
+ *    analysis/sp_lod.h): per pixel column and depth the region of the
+ *    longest call there (lanes of fewer than SP_LOD_MIN_CALLS calls have no
+ *    index: give them a window of the whole lane, it is small);
+ *  - else a faint band over the lane's time span (data still loading).
+ * The caller decides which windows to load (sp_window_estimate first:
+ * the viewer loads the visible range with a margin in a worker thread and
+ * draws the index until it arrives; `plot timeline` can load the whole
+ * lane for small runs and draw big ones from the index alone).
+ *
+ * Lanes: detail (a row per depth, lanes scroll) or, with more lanes than
+ * fit on the height at one row each, an overview with one thin row per
+ * lane (one pixel row per several lanes when they outnumber the pixel
+ * rows: the first lane of each pixel row is drawn, as HPCToolkit samples
+ * ranks), each pixel coloured by the innermost region that covers at least
+ * half of it (HPCToolkit and Vampir colour their trace overviews the same
+ * way). sp_timeline_view.lanes chooses.
+ *
+ * The run (and its aggregates) must outlive the timeline and stay
+ * unchanged. A run with calls but without aggregates (built in memory,
+ * read whole) is aggregated here and every lane gets a window of all its
+ * calls (memory proportional to the calls: for runs that are in memory
+ * anyway).
  */
 typedef struct sp_timeline sp_timeline;
 
-/* Prepare a timeline of run (analysed or not). NULL with sp_last_error() on
- * NULL run (SP_EINVAL) or out of memory. A run without calls gives a valid
- * timeline with zero lanes (it draws the empty state). */
+/* Prepare a timeline of run: lanes from run->agg (the pass run with
+ * SP_AGG_LANES, and SP_AGG_LOD for big lanes), else from the run's calls
+ * (see above). NULL with sp_last_error() on NULL run (SP_EINVAL) or out of
+ * memory. A run without calls gives a valid timeline with zero lanes (it
+ * draws the empty state). */
 sp_timeline *sp_timeline_new(const sp_run *run);
 
 void sp_timeline_free(sp_timeline *tl);
@@ -140,11 +173,15 @@ void sp_timeline_free(sp_timeline *tl);
 /* The run the timeline was built from. */
 const sp_run *sp_timeline_run(const sp_timeline *tl);
 
+/* The aggregates it draws from (run->agg, or its own for a run with calls). */
+const struct sp_agg *sp_timeline_agg(const sp_timeline *tl);
+
 /* Duration of the run in ns (last end - first start, after clock offsets);
  * 0 when there are no calls. Views use 0..duration as "the whole run". */
 int64_t sp_timeline_duration_ns(const sp_timeline *tl);
 
-/* Absolute (clock-offset-aligned) timestamp of run time 0, in ns. */
+/* Absolute (clock-offset-aligned) timestamp of run time 0, in ns: add it to
+ * a run time to get the times of windows and of the index. */
 int64_t sp_timeline_origin_ns(const sp_timeline *tl);
 
 size_t sp_timeline_lane_count(const sp_timeline *tl);
@@ -155,12 +192,83 @@ typedef struct sp_timeline_lane_info {
     int32_t thread;          /* thread index within the rank */
     const char *thread_name; /* run's thread name, or NULL */
     int32_t depths;          /* number of depth rows (max depth + 1) */
-    size_t ncalls;           /* calls in this lane */
+    uint64_t ncalls;         /* calls in this lane */
+    int64_t first_ns, last_ns; /* its first start and last end, run time */
+    bool has_index;          /* a level-of-detail index exists */
+    int64_t index_bin_ns;    /* its finest bins' width (0: no index): a view
+                                of at least as many bins as pixels draws
+                                from the index as exactly as from calls */
 } sp_timeline_lane_info;
 
 /* Fill *out for lane index lane. 0 or SP_EINVAL (out of range). */
 int sp_timeline_lane_info_get(const sp_timeline *tl, size_t lane,
                               sp_timeline_lane_info *out);
+
+/* The lane of (rank, thread), or -1. O(log lanes). */
+int64_t sp_timeline_find_lane(const sp_timeline *tl, int32_t rank, int32_t thread);
+
+/* ---- windows of calls ---- */
+
+/* A window of one lane's calls prepared for drawing (rows per depth and
+ * their merge levels). */
+typedef struct sp_timeline_calls sp_timeline_calls;
+
+/*
+ * Prepare window w (loaded by the caller for one of tl's lanes; taken: it
+ * is freed with the result, also on failure) for drawing in tl. Reads only
+ * tl's immutable fields, so it may run in a worker thread while tl is
+ * drawn. NULL with sp_last_error() on SP_ENOMEM or SP_EINVAL (no such lane
+ * in tl).
+ */
+sp_timeline_calls *sp_timeline_calls_new(const sp_timeline *tl, struct sp_window *w);
+void sp_timeline_calls_free(sp_timeline_calls *c);
+/* Memory the prepared window holds, window included (bytes). */
+size_t sp_timeline_calls_bytes(const sp_timeline_calls *c);
+/* The window it was made from. */
+const struct sp_window *sp_timeline_calls_window(const sp_timeline_calls *c);
+
+/* Give lane `lane` its calls (taken; the lane's previous window is freed;
+ * NULL only frees it). Not while tl is drawn. 0 or SP_EINVAL (c belongs to
+ * another lane: freed). */
+int sp_timeline_set_calls(sp_timeline *tl, size_t lane, sp_timeline_calls *c);
+
+/* The window a lane draws from, or NULL. */
+const struct sp_window *sp_timeline_lane_window(const sp_timeline *tl, size_t lane);
+
+/* Whether the lane's window holds every call of the lane overlapping
+ * [t0_ns, t1_ns] (run time; clipped to the lane's span first). */
+bool sp_timeline_lane_covered(const sp_timeline *tl, size_t lane, int64_t t0_ns, int64_t t1_ns);
+
+/* ---- views ---- */
+
+/* How lanes are laid out. */
+typedef enum sp_timeline_lanes {
+    SP_TIMELINE_LANES_AUTO = 0, /* detail when every lane fits the height at
+                                   one row, else the overview */
+    SP_TIMELINE_LANES_DETAIL,   /* a row per depth; lanes scroll */
+    SP_TIMELINE_LANES_OVERVIEW  /* one thin row per lane, all on one screen */
+} sp_timeline_lanes;
+
+/* A line drawn over the lanes between two points, e.g. an MPI message
+ * from its send to its receive: from (rank, thread) at from_ns to (rank,
+ * thread) at to_ns, run time, each at the middle of its lane's top row.
+ * Lanes not drawn (scrolled away) clip it. The caller passes the lines of
+ * the visible range (view.arrows). */
+typedef struct sp_timeline_arrow {
+    int32_t from_rank, from_thread;
+    int64_t from_ns;
+    int32_t to_rank, to_thread;
+    int64_t to_ns;
+    sp_rgba color;            /* a = 0: the theme's foreground */
+} sp_timeline_arrow;
+
+/* A call named independently of any window (a window reloaded after a
+ * pan gives the same call another index): its lane, depth and bounds. */
+typedef struct sp_timeline_call_ref {
+    int32_t rank, thread;
+    int32_t depth;            /* < 0: none */
+    int64_t start_ns, end_ns; /* run time */
+} sp_timeline_call_ref;
 
 /* What part of the timeline to draw and how. Initialise with
  * sp_timeline_view_init(). */
@@ -170,22 +278,29 @@ typedef struct sp_timeline_view {
                                  are allowed (pan past the ends). */
     double scroll_y;          /* lanes scrolled up by this many user units
                                  (0 = first lane at the top); the time axis
-                                 stays fixed. Clamped when drawing. */
+                                 stays fixed. Clamped when drawing. Detail
+                                 only. */
+    sp_timeline_lanes lanes;  /* detail, overview or automatic (default) */
     int32_t highlight_region; /* region id drawn normally while every other
                                  region is faded; -1 = none. */
-    int32_t selected_rank;    /* with selected_call: a call drawn with a */
-    int64_t selected_call;    /* strong outline; selected_call -1 = none. */
+    sp_timeline_call_ref selected; /* drawn with a strong outline (whether
+                                 its lane draws from a window or the
+                                 index); depth -1 = none */
     bool show_lane_labels;    /* left column "rank 0 / main" (default true) */
     bool show_axis;           /* time axis with grid at the top (default true) */
     bool show_legend;         /* legend of the regions drawn, under the lanes
                                  (default true) */
-    bool note_hidden_lanes;   /* when lanes do not fit the height, say which
-                                 ranks are not shown and how to see them
-                                 (default true; a scrolling view turns it off) */
+    bool note_hidden_lanes;   /* in detail, when lanes do not fit the
+                                 height, say which ranks are not shown and
+                                 how to see them (default true; a scrolling
+                                 view turns it off) */
+    const sp_timeline_arrow *arrows; /* lines over the lanes (borrowed) */
+    size_t narrows;
 } sp_timeline_view;
 
-/* Defaults: whole run, no scroll, nothing highlighted or selected, labels,
- * axis, legend and the hidden-lanes note shown. tl may be NULL. */
+/* Defaults: whole run, no scroll, automatic lanes, nothing highlighted or
+ * selected, labels, axis, legend and the hidden-lanes note shown, no
+ * arrows. tl may be NULL. */
 void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl);
 
 /* Counters from one draw (for tests and the benchmark). */
@@ -194,8 +309,12 @@ typedef struct sp_timeline_stats {
     size_t merged_boxes; /* of which level-of-detail merges of several calls */
     size_t labels;       /* region names drawn inside boxes */
     size_t lanes_drawn;  /* lanes at least partly visible */
-    size_t rows_drawn;   /* (lane, depth) rows visible */
-    size_t entries;      /* index entries visited (calls and merged runs) */
+    size_t rows_drawn;   /* (lane, depth) rows visible (overview: lane rows) */
+    size_t entries;      /* index entries visited (calls, merged runs, bins) */
+    size_t window_rows;  /* of the rows, drawn from a window of calls */
+    size_t index_rows;   /* drawn from the level-of-detail index */
+    size_t pending_rows; /* drawn as a band: neither was there */
+    bool overview;       /* the lanes were drawn as the overview */
 } sp_timeline_stats;
 
 /* Draw the view in (0, 0, w, h). 0 or SP_EINVAL. */
@@ -211,8 +330,9 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
 typedef struct sp_timeline_geometry {
     double data_x, data_y, data_w, data_h; /* area where calls are drawn */
     double content_h;   /* height of all lanes (scroll range = content_h -
-                           data_h when positive) */
-    double row_h;       /* height of one depth row */
+                           data_h when positive; data_h in the overview) */
+    double row_h;       /* height of one depth row (overview: of a lane) */
+    bool overview;      /* the lanes are laid out as the overview */
 } sp_timeline_geometry;
 
 /* Fill *g for a draw of size w x h. 0 or SP_EINVAL. */
@@ -222,9 +342,16 @@ int sp_timeline_get_geometry(const sp_timeline *tl, double w, double h,
 
 /* Lanes drawn whole in a draw of size w x h with this view and style (the
  * others are scrolled away or do not fit: the draw names them when
- * view->note_hidden_lanes). */
+ * view->note_hidden_lanes). The overview draws every lane (sampled). */
 size_t sp_timeline_lanes_shown(const sp_timeline *tl, double w, double h,
                                const sp_timeline_view *view, const sp_plot_style *st);
+
+/* The lanes a draw of this size, view and style shows (at least partly),
+ * in order, into lanes[0 .. max); returns how many there are (may exceed
+ * max). What a caller loads windows for. */
+size_t sp_timeline_visible_lanes(const sp_timeline *tl, double w, double h,
+                                 const sp_timeline_view *view, const sp_plot_style *st,
+                                 size_t *lanes, size_t max);
 
 /* Run time (ns) at x, and x of a run time, for a draw of width w (uses the
  * same geometry as sp_timeline_draw; x outside the data area extrapolates). */
@@ -235,29 +362,41 @@ double sp_timeline_ns_to_x(const sp_timeline *tl, double w, double h,
                            const sp_timeline_view *view,
                            const sp_plot_style *st, double t_ns);
 
+/* Content y (before scrolling) of a lane's top in the detail layout: to
+ * scroll a lane into view. */
+double sp_timeline_lane_y(const sp_timeline *tl, double w, double h,
+                          const sp_timeline_view *view, const sp_plot_style *st,
+                          size_t lane);
+
 typedef enum sp_timeline_hit_kind {
     SP_TIMELINE_HIT_NONE = 0, /* outside everything */
     SP_TIMELINE_HIT_AXIS,     /* on the time axis (t_ns is set) */
-    SP_TIMELINE_HIT_LANE,     /* in a lane (label column or empty space) */
-    SP_TIMELINE_HIT_CALL      /* on a call, or on a merged box: the call
-                                 nearest to x within half a pixel */
+    SP_TIMELINE_HIT_LANE,     /* in a lane (label column, empty space, or
+                                 the overview: rank, thread and lane set) */
+    SP_TIMELINE_HIT_CALL,     /* on a call of the lane's window, or on a
+                                 merged box of it: the call nearest to x
+                                 within half a pixel */
+    SP_TIMELINE_HIT_INDEX     /* on a box of the level-of-detail index: its
+                                 region is known, not the call (load a
+                                 window there to find it) */
 } sp_timeline_hit_kind;
 
 typedef struct sp_timeline_hit_info {
     sp_timeline_hit_kind kind;
-    size_t lane;          /* lane index (LANE, CALL) */
-    int32_t rank;         /* rank and thread index of the lane (LANE, CALL) */
+    size_t lane;          /* lane index (LANE, CALL, INDEX) */
+    int32_t rank;         /* rank and thread index of the lane */
     int32_t thread;
-    int32_t depth;        /* depth row under y (CALL; LANE: -1 on the label) */
-    int64_t call;         /* call index within run->ranks[rank] (CALL), or -1 */
-    int32_t region;       /* region id of call (CALL), or -1 */
-    int64_t t_ns;         /* run time at x (AXIS, LANE, CALL) */
+    int32_t depth;        /* depth row under y (CALL, INDEX; LANE: -1) */
+    int64_t call;         /* index in the lane's window (CALL), or -1 */
+    int32_t region;       /* region id of the call or box, or -1 */
+    int64_t start_ns, end_ns; /* the call's bounds, run time (CALL) */
+    int64_t t_ns;         /* run time at x (AXIS, LANE, CALL, INDEX) */
 } sp_timeline_hit_info;
 
 /* What is under (x, y) in a draw of size w x h with this view and style.
  * Returns the kind (also stored in out->kind); out may not be NULL. A call is
  * hit when it covers x within half a pixel, so a call thinner than a pixel
- * can still be picked. Costs O(lanes + log n). */
+ * can still be picked. Costs O(log lanes + log calls). */
 sp_timeline_hit_kind sp_timeline_hit(const sp_timeline *tl, double w, double h,
                                      const sp_timeline_view *view,
                                      const sp_plot_style *st, double x, double y,

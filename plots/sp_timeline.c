@@ -1,332 +1,94 @@
 /* SPDX-License-Identifier: MIT */
-/* sp_timeline.c - preparing the timeline index: lanes, rows, merge levels. */
-#include <limits.h>
+/* sp_timeline.c - the timeline's lanes: from a run's aggregates (their
+ * per-thread lanes and level-of-detail indexes), or, for a run that has its
+ * calls and no aggregates, from a pass over them in memory. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_source_mem.h"
 #include "sp_timeline_private.h"
 
-static int bitlen(uint64_t v)
+static size_t count_lanes(const sp_agg *a)
 {
-    return v ? 64 - __builtin_clzll(v) : 0;
+    size_t n = 0;
+    for (size_t r = 0; r < a->nranks; r++)
+        n += a->ranks[r].nlanes;
+    return n;
 }
 
-/* ---- per-row merge levels ---- */
-
-#define DOM_SLOTS 6
-
-/* A few (region, weight) candidates for the dominant region of a run. */
-typedef struct dom_acc {
-    int n;
-    int32_t region[DOM_SLOTS];
-    double w[DOM_SLOTS];
-    double cov;
-} dom_acc;
-
-static void dom_add(dom_acc *a, int32_t region, double w, double cov)
+/* One lane per aggregate lane, in rank then thread order (as the pass keeps
+ * them). */
+static int lanes_from(sp_timeline *tl, const sp_agg *a)
 {
-    a->cov += cov;
-    for (int i = 0; i < a->n; i++)
-        if (a->region[i] == region) {
-            a->w[i] += w;
-            return;
-        }
-    if (a->n < DOM_SLOTS) {
-        a->region[a->n] = region;
-        a->w[a->n++] = w;
-        return;
-    }
-    /* Full: replace the lightest candidate if this one weighs more (an
-     * approximation that only matters for runs mixing > 6 regions). */
-    int lo = 0;
-    for (int i = 1; i < a->n; i++)
-        if (a->w[i] < a->w[lo])
-            lo = i;
-    if (w > a->w[lo]) {
-        a->region[lo] = region;
-        a->w[lo] = w;
-    }
-}
-
-static void dom_finish(const dom_acc *a, sp__tl_run *r)
-{
-    int best = 0;
-    for (int i = 1; i < a->n; i++)
-        if (a->w[i] > a->w[best])
-            best = i;
-    r->region = a->n ? a->region[best] : -1;
-    r->dom_ns = a->n ? (float)a->w[best] : 0.0f;
-    r->cov_ns = (float)a->cov;
-}
-
-static void free_levels(sp__tl_row *row)
-{
-    for (int k = 0; k < row->nlevels; k++)
-        if (!row->levels[k].shared)
-            free(row->levels[k].runs);
-    free(row->levels);
-    row->levels = NULL;
-    row->nlevels = 0;
-}
-
-/* Keep every other level (even k) to halve the memory: each level was needed
- * to build the next, but drawing only needs one within a factor 4 of the
- * pixel. A dropped level's array lives on if the next level shares it. */
-static void drop_odd_levels(sp__tl_row *row)
-{
-    for (int k = 1; k < row->nlevels; k += 2) {
-        sp__tl_level *lev = &row->levels[k];
-        if (!lev->shared) {
-            sp__tl_level *next = k + 1 < row->nlevels ? &row->levels[k + 1] : NULL;
-            if (next && next->shared && next->runs == lev->runs)
-                next->shared = false; /* ownership moves to the kept level */
-            else
-                free(lev->runs);
-        }
-        lev->runs = NULL;
-        lev->nruns = 0;
-        lev->shared = true; /* nothing to free */
-    }
-}
-
-/*
- * Build the merge levels of a row. m[i] is the lowest level at which calls i
- * and i + 1 join one run: both shorter than 2^L and starting in the same 2^L
- * bucket. A run at level L is a maximal chain of pairs with m <= L; its
- * dominant region is combined from the runs of level L - 1 it contains plus
- * its newly joined single calls, so each call is visited once as a single.
- */
-static int build_levels(const sp__tl_lane *ln, sp__tl_row *row)
-{
-    size_t n = row->n;
-    if (n < 2)
+    size_t n = count_lanes(a);
+    if (n == 0 || !a->has_span)
         return 0;
-    uint8_t *m = malloc(n - 1);
-    if (!m)
+    tl->lanes = calloc(n, sizeof *tl->lanes);
+    if (!tl->lanes)
         return SP_ENOMEM;
-    int lmin = 64, lmax = 0;
-    size_t hist[65] = {0};
-    /* Chains at level L: pairs i with m[i] <= L < m[i - 1] (a chain starts
-     * there), counted for every level at once with a difference array. */
-    long chain_diff[66] = {0};
-    uint8_t m_prev = 65;
-    int64_t s_prev = sp__tl_start(ln, row, 0);
-    int64_t w_prev = sp__tl_end(ln, row, 0) - s_prev;
-    for (size_t i = 0; i + 1 < n; i++) {
-        int64_t s = sp__tl_start(ln, row, i + 1), w = sp__tl_end(ln, row, i + 1) - s;
-        int l = bitlen((uint64_t)(w_prev > 0 ? w_prev : 0));
-        int l2 = bitlen((uint64_t)(w > 0 ? w : 0));
-        int l3 = bitlen((uint64_t)(s_prev > 0 ? s_prev : 0) ^ (uint64_t)(s > 0 ? s : 0));
-        if (l2 > l)
-            l = l2;
-        if (l3 > l)
-            l = l3;
-        m[i] = (uint8_t)l;
-        hist[l]++;
-        if (l < m_prev) {
-            chain_diff[l]++;
-            chain_diff[m_prev]--;
-        }
-        m_prev = (uint8_t)l;
-        if (l < lmin)
-            lmin = l;
-        if (l > lmax)
-            lmax = l;
-        s_prev = s;
-        w_prev = w;
-    }
-    row->lmin = lmin;
-    row->nlevels = lmax - lmin + 1;
-    row->levels = calloc((size_t)row->nlevels, sizeof *row->levels);
-    if (!row->levels) {
-        free(m);
-        row->nlevels = 0;
-        return SP_ENOMEM;
-    }
-    size_t chains[65];
-    long acc_chains = 0;
-    for (int L = 0; L < 65; L++) {
-        acc_chains += chain_diff[L];
-        chains[L] = (size_t)acc_chains;
-    }
-    const sp__tl_level *prev = NULL;
-    for (int k = 0; k < row->nlevels; k++) {
-        int L = lmin + k;
-        sp__tl_level *lev = &row->levels[k];
-        if (prev && hist[L] == 0) { /* no new joins: same runs as below */
-            *lev = *prev;
-            lev->shared = true;
-            continue;
-        }
-        size_t nr = chains[L];
-        lev->runs = malloc((nr ? nr : 1) * sizeof *lev->runs);
-        if (!lev->runs) {
-            free(m);
-            return SP_ENOMEM;
-        }
-        lev->nruns = nr;
-        size_t r = 0, pj = 0; /* pj: cursor into prev->runs */
-        for (size_t i = 0; i + 1 < n;) {
-            if (m[i] > L) {
-                i++;
+    tl->origin = a->first_ns;
+    tl->duration = a->last_ns > a->first_ns ? a->last_ns - a->first_ns : 0;
+    for (size_t r = 0; r < a->nranks; r++) {
+        const sp_agg_rank *rk = &a->ranks[r];
+        for (size_t k = 0; k < rk->nlanes; k++) {
+            const sp_agg_lane *al = &rk->lanes[k];
+            if (!al->calls || !al->has_span)
                 continue;
-            }
-            size_t a = i, b = i + 1; /* chain covers calls a..b */
-            while (b < n - 1 && m[b] <= L)
-                b++;
-            dom_acc acc = {0};
-            size_t c = a;
-            while (c <= b) {
-                while (prev && pj < prev->nruns && prev->runs[pj].first + prev->runs[pj].count <= c)
-                    pj++;
-                if (prev && pj < prev->nruns && prev->runs[pj].first == c) {
-                    const sp__tl_run *pr = &prev->runs[pj];
-                    if (pr->region >= 0)
-                        dom_add(&acc, pr->region, pr->dom_ns, pr->cov_ns);
-                    else
-                        acc.cov += pr->cov_ns;
-                    c += pr->count;
-                } else {
-                    double d = (double)(sp__tl_end(ln, row, c) - sp__tl_start(ln, row, c));
-                    dom_add(&acc, ln->region[row->calls[c]], d, d);
-                    c++;
-                }
-            }
-            if (r == nr) /* cannot happen: chains[] counts exactly these */
-                break;
-            sp__tl_run *run = &lev->runs[r++];
-            run->first = (uint32_t)a;
-            run->count = (uint32_t)(b - a + 1);
-            run->t0 = sp__tl_start(ln, row, a);
-            run->dur_ns = (float)(sp__tl_end(ln, row, b) - run->t0);
-            dom_finish(&acc, run);
-            i = b + 1;
+            sp__tl_lane *ln = &tl->lanes[tl->nlanes++];
+            ln->rank = (int32_t)r;
+            ln->thread = al->thread;
+            ln->depths = al->max_depth > 0 && al->max_depth < (uint32_t)INT32_MAX
+                             ? (int32_t)al->max_depth
+                             : 1;
+            ln->ncalls = al->calls;
+            ln->first = al->first_ns - tl->origin;
+            ln->last = al->last_ns - tl->origin;
+            ln->lod = al->lod;
+            ln->depth_before = tl->total_depths;
+            tl->total_depths += (size_t)ln->depths;
         }
-        lev->nruns = r;
-        prev = lev;
     }
-    free(m);
-    drop_odd_levels(row);
     return 0;
 }
 
-/* ---- lanes ---- */
-
-/* qsort_r (GNU) so that timelines can be prepared on several threads. */
-static int by_start(const void *pa, const void *pb, void *ctx)
+/* A run with calls and no aggregates: the pass in memory over a copy of its
+ * header, and every lane a window of all its calls. */
+static int lanes_from_calls(sp_timeline *tl)
 {
-    const sp__tl_lane *ln = ctx;
-    int64_t a = ln->start[*(const uint32_t *)pa], b = ln->start[*(const uint32_t *)pb];
-    if (a != b)
-        return a < b ? -1 : 1;
-    int64_t ea = ln->end[*(const uint32_t *)pa], eb = ln->end[*(const uint32_t *)pb];
-    return ea > eb ? -1 : ea < eb;
-}
-
-static void sort_row_if_needed(sp__tl_lane *ln, sp__tl_row *row)
-{
-    for (size_t k = 1; k < row->n; k++)
-        if (ln->start[row->calls[k]] < ln->start[row->calls[k - 1]]) {
-            qsort_r(row->calls, row->n, sizeof *row->calls, by_start, ln);
-            return;
-        }
-}
-
-/* Depth of each call: the analysis' depth[] when present, else from parent[]
- * (parents precede children in model order; anything else counts as top
- * level, bounded so malformed input cannot loop). */
-static int32_t *compute_depths(const sp_rank_data *rk)
-{
-    int32_t *d = malloc((rk->ncalls ? rk->ncalls : 1) * sizeof *d);
-    if (!d)
-        return NULL;
-    for (size_t i = 0; i < rk->ncalls; i++) {
-        int64_t p = rk->parent ? rk->parent[i] : -1;
-        if (rk->depth)
-            d[i] = rk->depth[i] < 0 ? 0 : rk->depth[i];
-        else if (p >= 0 && (size_t)p < i && d[p] < 100000)
-            d[i] = d[p] + 1;
-        else
-            d[i] = 0;
-    }
-    return d;
-}
-
-static int build_rank(sp_timeline *tl, const sp_rank_data *rk, int64_t origin)
-{
-    if (rk->ncalls == 0)
-        return 0;
-    if (rk->ncalls >= UINT32_MAX)
-        return sp__error(SP_EINVAL, "rank %d has too many calls for the timeline (%zu)", rk->rank,
-                         rk->ncalls);
-    int32_t *depth = compute_depths(rk);
-    if (!depth)
+    sp_run *hdr = sp_run_copy_header(tl->run);
+    if (!hdr)
         return SP_ENOMEM;
-    int32_t nthreads = (int32_t)rk->nthreads;
-    for (size_t i = 0; i < rk->ncalls; i++)
-        if (rk->thread[i] >= nthreads)
-            nthreads = rk->thread[i] + 1;
-    /* Per thread: number of calls and max depth. */
-    size_t *tcount = calloc((size_t)nthreads + 1, sizeof *tcount);
-    int32_t *tdepth = calloc((size_t)nthreads + 1, sizeof *tdepth);
-    int rc = 0;
-    if (!tcount || !tdepth) {
-        rc = SP_ENOMEM;
-        goto done;
+    sp_event_source *src = sp_source_mem_new(tl->run, hdr);
+    if (!src) {
+        sp_run_free(hdr);
+        return SP_ENOMEM;
     }
-    for (size_t i = 0; i < rk->ncalls; i++) {
-        int32_t t = rk->thread[i] < 0 ? 0 : rk->thread[i];
-        tcount[t]++;
-        if (depth[i] + 1 > tdepth[t])
-            tdepth[t] = depth[i] + 1;
+    sp_agg_opts o = {.flags = SP_AGG_LANES, .threads = 1};
+    int rc = sp_agg_run(src, &o, &tl->own_agg);
+    if (rc == 0) {
+        tl->agg = tl->own_agg;
+        rc = lanes_from(tl, tl->agg);
     }
-    for (int32_t t = 0; t < nthreads; t++) {
-        if (tcount[t] == 0)
-            continue;
-        sp__tl_lane *ln = &tl->lanes[tl->nlanes];
-        memset(ln, 0, sizeof *ln);
-        ln->rank = rk->rank;
-        ln->thread = t;
-        ln->depths = tdepth[t];
-        ln->ncalls = tcount[t];
-        ln->offset = rk->clock_offset_ns - origin;
-        ln->start = rk->start_ns;
-        ln->end = rk->end_ns;
-        ln->region = rk->region;
-        ln->rows = calloc((size_t)ln->depths, sizeof *ln->rows);
-        ln->block = malloc(ln->ncalls * sizeof *ln->block);
-        tl->nlanes++; /* counted now so sp_timeline_free releases partial work */
-        if (!ln->rows || !ln->block) {
+    for (size_t l = 0; rc == 0 && l < tl->nlanes; l++) {
+        sp__tl_lane *ln = &tl->lanes[l];
+        sp_window *w = NULL;
+        rc = sp_window_load(src, tl->agg, (size_t)ln->rank, ln->thread, ln->first + tl->origin,
+                            ln->last + tl->origin, 0, &w);
+        if (rc == 0 && !(ln->calls = sp_timeline_calls_new(tl, w)))
             rc = SP_ENOMEM;
-            goto done;
-        }
-        for (size_t i = 0; i < rk->ncalls; i++)
-            if ((rk->thread[i] < 0 ? 0 : rk->thread[i]) == t)
-                ln->rows[depth[i]].n++;
-        size_t off = 0;
-        for (int32_t d = 0; d < ln->depths; d++) {
-            ln->rows[d].calls = ln->block + off;
-            off += ln->rows[d].n;
-            ln->rows[d].n = 0;
-        }
-        for (size_t i = 0; i < rk->ncalls; i++)
-            if ((rk->thread[i] < 0 ? 0 : rk->thread[i]) == t) {
-                sp__tl_row *row = &ln->rows[depth[i]];
-                row->calls[row->n++] = (uint32_t)i;
-            }
-        for (int32_t d = 0; d < ln->depths; d++) {
-            sort_row_if_needed(ln, &ln->rows[d]);
-            if ((rc = build_levels(ln, &ln->rows[d])) != 0)
-                goto done;
-        }
     }
-done:
-    free(tcount);
-    free(tdepth);
-    free(depth);
+    sp_event_source_free(src);
     return rc;
+}
+
+static bool has_calls(const sp_run *run)
+{
+    for (size_t r = 0; r < run->nranks; r++)
+        if (run->ranks[r].ncalls)
+            return true;
+    return false;
 }
 
 sp_timeline *sp_timeline_new(const sp_run *run)
@@ -339,46 +101,19 @@ sp_timeline *sp_timeline_new(const sp_run *run)
     tl->run = run;
     /* The run's own colour map (never analyzes the run); NULL: hash colours. */
     tl->colors = sp_color_map_for_run(run);
-    /* Span over every rank after clock offsets. */
-    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
-    size_t max_lanes = 0;
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int64_t s = rk->start_ns[i] + rk->clock_offset_ns, e = rk->end_ns[i] + rk->clock_offset_ns;
-            if (s < t0)
-                t0 = s;
-            if (e > t1)
-                t1 = e;
-        }
-        int32_t nt = (int32_t)rk->nthreads;
-        for (size_t i = 0; i < rk->ncalls; i++)
-            if (rk->thread[i] >= nt)
-                nt = rk->thread[i] + 1;
-        max_lanes += rk->ncalls ? (size_t)(nt > 0 ? nt : 1) : 0;
+    int rc = 0;
+    if (run->agg && (run->agg->flags & SP_AGG_LANES)) {
+        tl->agg = run->agg;
+        rc = lanes_from(tl, tl->agg);
+    } else if (has_calls(run)) {
+        rc = lanes_from_calls(tl);
     }
-    if (max_lanes == 0)
-        return tl; /* no calls: zero lanes, draws the empty state */
-    tl->origin = t0;
-    tl->duration = t1 > t0 ? t1 - t0 : 0;
-    tl->lanes = calloc(max_lanes, sizeof *tl->lanes);
-    if (!tl->lanes) {
-        sp_color_map_free(tl->colors);
-        free(tl);
-        return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
-    }
-    for (size_t r = 0; r < run->nranks; r++) {
-        int rc = build_rank(tl, &run->ranks[r], t0);
-        if (rc) {
-            sp_timeline_free(tl);
-            if (rc == SP_ENOMEM)
-                return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
-            return NULL; /* message already set */
-        }
-    }
-    for (size_t l = 0; l < tl->nlanes; l++) {
-        tl->lanes[l].depth_before = tl->total_depths;
-        tl->total_depths += (size_t)tl->lanes[l].depths;
+    /* else: zero lanes, the empty state */
+    if (rc) {
+        sp_timeline_free(tl);
+        if (rc == SP_ENOMEM)
+            return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
+        return NULL; /* message already set */
     }
     return tl;
 }
@@ -387,18 +122,16 @@ void sp_timeline_free(sp_timeline *tl)
 {
     if (!tl)
         return;
-    for (size_t l = 0; l < tl->nlanes; l++) {
-        sp__tl_lane *ln = &tl->lanes[l];
-        if (ln->rows)
-            for (int32_t d = 0; d < ln->depths; d++)
-                free_levels(&ln->rows[d]);
-        free(ln->rows);
-        free(ln->block);
-    }
+    for (size_t l = 0; l < tl->nlanes; l++)
+        sp_timeline_calls_free(tl->lanes[l].calls);
     for (int k = 0; k < SP__TL_NSLOTS; k++)
         free(tl->slots[k].v);
     free(tl->labels);
+    free(tl->column);
+    if (tl->ov_image)
+        cairo_surface_destroy(tl->ov_image);
     free(tl->lanes);
+    sp_agg_free(tl->own_agg);
     sp_color_map_free(tl->colors);
     free(tl->slot_of);
     free(tl->shown);
@@ -408,6 +141,11 @@ void sp_timeline_free(sp_timeline *tl)
 const sp_run *sp_timeline_run(const sp_timeline *tl)
 {
     return tl ? tl->run : NULL;
+}
+
+const sp_agg *sp_timeline_agg(const sp_timeline *tl)
+{
+    return tl ? tl->agg : NULL;
 }
 
 int64_t sp_timeline_duration_ns(const sp_timeline *tl)
@@ -433,10 +171,60 @@ int sp_timeline_lane_info_get(const sp_timeline *tl, size_t lane, sp_timeline_la
     const sp_rank_data *rk = &tl->run->ranks[ln->rank];
     out->rank = ln->rank;
     out->thread = ln->thread;
-    out->thread_name = (size_t)ln->thread < rk->nthreads ? rk->threads[ln->thread].name : NULL;
+    out->thread_name = ln->thread >= 0 && (size_t)ln->thread < rk->nthreads
+                           ? rk->threads[ln->thread].name
+                           : NULL;
     out->depths = ln->depths;
     out->ncalls = ln->ncalls;
+    out->first_ns = ln->first;
+    out->last_ns = ln->last;
+    out->has_index = ln->lod != NULL;
+    out->index_bin_ns = ln->lod && ln->lod->nlevels ? ln->lod->levels[0].bin_ns : 0;
     return 0;
+}
+
+int64_t sp_timeline_find_lane(const sp_timeline *tl, int32_t rank, int32_t thread)
+{
+    if (!tl)
+        return -1;
+    size_t lo = 0, hi = tl->nlanes;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const sp__tl_lane *ln = &tl->lanes[mid];
+        if (ln->rank < rank || (ln->rank == rank && ln->thread < thread))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < tl->nlanes && tl->lanes[lo].rank == rank && tl->lanes[lo].thread == thread)
+        return (int64_t)lo;
+    return -1;
+}
+
+int sp_timeline_set_calls(sp_timeline *tl, size_t lane, sp_timeline_calls *c)
+{
+    if (!tl || lane >= tl->nlanes || (c && c->lane != lane) || (c && c->origin != tl->origin)) {
+        sp_timeline_calls_free(c);
+        return sp__error(SP_EINVAL, "sp_timeline_set_calls: the calls of another lane");
+    }
+    sp_timeline_calls_free(tl->lanes[lane].calls);
+    tl->lanes[lane].calls = c;
+    return 0;
+}
+
+const sp_window *sp_timeline_lane_window(const sp_timeline *tl, size_t lane)
+{
+    if (!tl || lane >= tl->nlanes || !tl->lanes[lane].calls)
+        return NULL;
+    return tl->lanes[lane].calls->w;
+}
+
+bool sp_timeline_lane_covered(const sp_timeline *tl, size_t lane, int64_t t0_ns, int64_t t1_ns)
+{
+    if (!tl || lane >= tl->nlanes)
+        return false;
+    const sp__tl_lane *ln = &tl->lanes[lane];
+    return sp__tl_calls_cover(ln->calls, ln->first, ln->last, t0_ns, t1_ns);
 }
 
 void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl)
@@ -446,26 +234,23 @@ void sp_timeline_view_init(sp_timeline_view *view, const sp_timeline *tl)
     memset(view, 0, sizeof *view);
     view->t0_ns = 0;
     view->t1_ns = tl ? tl->duration : 0;
-    view->scroll_y = 0;
+    view->lanes = SP_TIMELINE_LANES_AUTO;
     view->highlight_region = -1;
-    view->selected_rank = -1;
-    view->selected_call = -1;
+    view->selected = (sp_timeline_call_ref){-1, -1, -1, 0, 0};
     view->show_lane_labels = true;
     view->show_axis = true;
     view->show_legend = true;
     view->note_hidden_lanes = true;
 }
 
-size_t sp__tl_row_first_after(const sp__tl_lane *ln, const sp__tl_row *row, int64_t t)
+sp__tl_source sp__tl_lane_source(const sp__tl_lane *ln, double t0, double t1)
 {
-    /* Rows are sorted by start and do not overlap, so ends are sorted too. */
-    size_t lo = 0, hi = row->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (sp__tl_end(ln, row, mid) <= t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
+    if (ln->calls && sp__tl_calls_cover(ln->calls, ln->first, ln->last, (int64_t)floor(t0),
+                                        (int64_t)ceil(t1)))
+        return SP__TL_FROM_WINDOW;
+    if (ln->lod)
+        return SP__TL_FROM_INDEX;
+    if (ln->calls)
+        return SP__TL_FROM_PART;
+    return SP__TL_FROM_NONE;
 }

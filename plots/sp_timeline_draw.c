@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp_timeline_draw.c - drawing a frame of the timeline with level of detail.
- *
- * Per visible row: a binary search finds the first visible call, then the
- * walk alternates between long calls (drawn as boxes) and merged runs of the
- * level whose bucket is at most a pixel (see sp_timeline_private.h). Entries
- * narrower than a pixel are gathered per pixel column into one box coloured
- * by the dominant region (neutral when none covers half). Boxes are collected
- * per colour and filled with one cairo_fill per colour, then labels and the
- * chrome (axis, lane names) are drawn on top.
+ * sp_timeline_draw.c - drawing a frame of the timeline: the chrome (axis,
+ * lane names, legend, notes), and in the detail layout every visible
+ * (lane, depth) row from the lane's window or its index (sp_timeline_walk.c).
+ * Entries at least a pixel wide are boxes (calls labelled with their
+ * region's name); narrower ones are gathered per pixel column into one box
+ * coloured by the dominant region (neutral when none covers half). Boxes
+ * are collected per colour and filled with one cairo_fill per colour, then
+ * labels, the selection, arrows and the chrome are drawn on top.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,50 +17,22 @@
 #include "sp_error.h"
 #include "sp_timeline_private.h"
 
-/* Colour slots: palette colours, neutral, then the same faded. */
-#define SLOT_NEUTRAL SP__PALETTE_N
-#define SLOTS_PER_SET (SP__PALETTE_N + 1)
+#define SLOT_NEUTRAL SP__TL_SLOT_NEUTRAL
+#define SLOTS_PER_SET SP__TL_SLOTS_PER_SET
 #define NSLOTS SP__TL_NSLOTS
 
-typedef sp__tl_buf rectbuf; /* x, y, w, h per rectangle */
 typedef sp__tl_label label_item;
 
-typedef struct acc_t {
-    bool active;
-    double col, x1;
-    size_t calls;
-    int n;
-    int32_t region[4];
-    double w[4];
-    double cov;
-} acc_t;
-
-typedef struct draw_ctx {
-    sp__canvas *c;
-    const sp_timeline *tl;
-    const sp_timeline_view *view;
-    sp__tl_layout lay;
-    double p;           /* ns per pixel */
-    int32_t highlight;
-    rectbuf *slots;      /* NSLOTS buffers owned by the timeline */
+/* What the detail layout keeps over a draw besides the shared state. */
+typedef struct detail {
+    sp__tl_draw *d;
     label_item **labels; /* the timeline's label buffer and capacity */
     size_t *caplabels;
     size_t nlabels;
     double min_label_w;
-    bool oom;
-    /* coalescing of narrow boxes within the current row */
-    int last_slot;
-    double last_x1;
-    size_t last_idx;
-    bool last_merged;   /* the last rectangle already counts as merged */
-    bool have_sel;
-    double sel_x0, sel_x1, sel_y;
-    const int *slot_of; /* palette slot per region under the map in use */
-    bool *shown;        /* regions with a box drawn (the legend) */
-    sp_timeline_stats st;
-} draw_ctx;
+} detail;
 
-static int region_slot(const draw_ctx *d, int32_t region)
+int sp__tl_region_slot(sp__tl_draw *d, int32_t region)
 {
     int slot = SLOT_NEUTRAL;
     if (region >= 0 && (size_t)region < d->tl->run->nregions) {
@@ -73,9 +44,9 @@ static int region_slot(const draw_ctx *d, int32_t region)
     return slot;
 }
 
-static float *rect_push(draw_ctx *d, int slot)
+static float *rect_push(sp__tl_draw *d, int slot)
 {
-    rectbuf *b = &d->slots[slot];
+    sp__tl_rectbuf *b = &d->slots[slot];
     if (b->n == b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 256;
         float *v = realloc(b->v, cap * 4 * sizeof *v);
@@ -89,8 +60,7 @@ static float *rect_push(draw_ctx *d, int slot)
     return &b->v[4 * b->n++];
 }
 
-/* Emit a box [x0, x1) (pixels relative to the data area) at row y. */
-static void emit(draw_ctx *d, double x0, double x1, double y, int slot, bool merged)
+void sp__tl_emit(sp__tl_draw *d, double x0, double x1, double y, double h, int slot, bool merged)
 {
     double w = d->lay.data_w;
     if (x1 < -1 || x0 > w + 1)
@@ -123,7 +93,7 @@ static void emit(draw_ctx *d, double x0, double x1, double y, int slot, bool mer
     r[0] = (float)(d->lay.data_x + bx0);
     r[1] = (float)y;
     r[2] = (float)(bx1 - bx0);
-    r[3] = (float)(d->lay.row_h - 1);
+    r[3] = (float)h;
     d->st.boxes++;
     if (merged)
         d->st.merged_boxes++;
@@ -137,9 +107,72 @@ static void emit(draw_ctx *d, double x0, double x1, double y, int slot, bool mer
     }
 }
 
-static void acc_add(acc_t *a, int32_t region, double w, double cov, size_t calls)
+void sp__tl_rect(sp__tl_draw *d, double x0, double x1, double y, double h, int slot)
+{
+    float *r = rect_push(d, slot);
+    if (!r)
+        return;
+    r[0] = (float)(d->lay.data_x + x0);
+    r[1] = (float)y;
+    r[2] = (float)(x1 - x0);
+    r[3] = (float)h;
+    d->st.boxes++;
+}
+
+static void push_label(detail *dt, double x0, double x1, double y, int32_t region, int slot)
+{
+    sp__tl_draw *d = dt->d;
+    double vx0 = fmax(x0, 0), vx1 = fmin(x1, d->lay.data_w);
+    if (vx1 - vx0 < dt->min_label_w)
+        return;
+    if (dt->nlabels == *dt->caplabels) {
+        size_t cap = *dt->caplabels ? *dt->caplabels * 2 : 128;
+        label_item *v = realloc(*dt->labels, cap * sizeof *v);
+        if (!v) {
+            d->oom = true;
+            return;
+        }
+        *dt->labels = v;
+        *dt->caplabels = cap;
+    }
+    (*dt->labels)[dt->nlabels++] = (label_item){(float)(d->lay.data_x + vx0),
+                                               (float)(d->lay.data_x + vx1), (float)y, region,
+                                               slot};
+}
+
+/* ---- one row ---- */
+
+/* Entries merged into one pixel column. */
+typedef struct acc_t {
+    bool active;
+    double col, x1;
+    size_t calls;
+    int n;
+    int32_t region[4];
+    double w[4];
+    double cov;
+    double span;        /* the entries' own spans, summed */
+} acc_t;
+
+typedef struct row_ctx {
+    detail *dt;
+    const sp__tl_lane *ln;
+    int32_t depth;
+    double y;
+    acc_t acc;
+    bool index;          /* entries come from the index */
+    /* The index names regions, not calls: runs of boxes of one region that
+     * fill their pixels are labelled as one. */
+    bool lab_on;
+    double lab_x0, lab_x1;
+    int32_t lab_region;
+    int lab_slot;
+} row_ctx;
+
+static void acc_add(acc_t *a, int32_t region, double w, double cov, double span, size_t calls)
 {
     a->cov += cov;
+    a->span += span;
     a->calls += calls;
     if (region < 0)
         return;
@@ -163,8 +196,34 @@ static void acc_add(acc_t *a, int32_t region, double w, double cov, size_t calls
     }
 }
 
-static void acc_flush(draw_ctx *d, acc_t *a, double y)
+static void label_flush(row_ctx *rc)
 {
+    if (rc->lab_on)
+        push_label(rc->dt, rc->lab_x0, rc->lab_x1, rc->y, rc->lab_region, rc->lab_slot);
+    rc->lab_on = false;
+}
+
+/* An index box [x0, x1) of region (full: its pixels are covered). */
+static void label_track(row_ctx *rc, double x0, double x1, int32_t region, int slot, bool full)
+{
+    if (rc->lab_on && full && region == rc->lab_region && x0 <= rc->lab_x1 + 1.01) {
+        rc->lab_x1 = fmax(rc->lab_x1, x1);
+        return;
+    }
+    label_flush(rc);
+    if (full && region >= 0) {
+        rc->lab_on = true;
+        rc->lab_x0 = x0;
+        rc->lab_x1 = x1;
+        rc->lab_region = region;
+        rc->lab_slot = slot;
+    }
+}
+
+static void acc_flush(row_ctx *rc)
+{
+    acc_t *a = &rc->acc;
+    sp__tl_draw *d = rc->dt->d;
     if (!a->active)
         return;
     int best = -1;
@@ -176,136 +235,90 @@ static void acc_flush(draw_ctx *d, acc_t *a, double y)
      * a single call is always its own colour. */
     if (best >= 0 && (a->calls == 1 || a->w[best] >= 0.5 * a->cov))
         region = a->region[best];
-    int slot = region >= 0 ? region_slot(d, region)
+    int slot = region >= 0 ? sp__tl_region_slot(d, region)
                            : SLOT_NEUTRAL + (d->highlight >= 0 ? SLOTS_PER_SET : 0);
-    emit(d, a->col, fmax(a->x1, a->col + 1), y, slot, a->calls > 1);
+    double x1 = fmax(a->x1, a->col + 1);
+    sp__tl_emit(d, a->col, x1, rc->y, d->lay.row_h - 1, slot, a->calls > 1);
+    if (rc->index) /* the bins merged here are full: a run of one region goes on */
+        label_track(rc, a->col, x1, region, slot, a->cov >= 0.9 * a->span);
     memset(a, 0, sizeof *a);
 }
 
-static void push_label(draw_ctx *d, double x0, double x1, double y, int32_t region, int slot)
+static bool visit_detail(void *ud, const sp__tl_entry *e)
 {
-    double vx0 = fmax(x0, 0), vx1 = fmin(x1, d->lay.data_w);
-    if (vx1 - vx0 < d->min_label_w)
-        return;
-    if (d->nlabels == *d->caplabels) {
-        size_t cap = *d->caplabels ? *d->caplabels * 2 : 128;
-        label_item *v = realloc(*d->labels, cap * sizeof *v);
-        if (!v) {
-            d->oom = true;
-            return;
-        }
-        *d->labels = v;
-        *d->caplabels = cap;
+    row_ctx *rc = ud;
+    detail *dt = rc->dt;
+    sp__tl_draw *d = dt->d;
+    double t0 = d->lay.t0, p = d->p;
+    double x0 = (e->s - t0) / p, x1 = (e->e - t0) / p;
+    if (x1 - x0 >= 1.0 && (e->calls == 1 || e->from_index)) {
+        acc_flush(rc);
+        int slot = sp__tl_region_slot(d, e->region);
+        sp__tl_emit(d, x0, x1, rc->y, d->lay.row_h - 1, slot, e->from_index);
+        if (e->from_index)
+            label_track(rc, x0, x1, e->region, slot, e->cov >= 0.9 * (e->e - e->s));
+        else
+            push_label(dt, x0, x1, rc->y, e->region, slot);
+        return true;
     }
-    (*d->labels)[d->nlabels++] = (label_item){(float)(d->lay.data_x + vx0),
-                                           (float)(d->lay.data_x + vx1), (float)y, region, slot};
+    double col = floor(x0);
+    if (rc->acc.active && col != rc->acc.col)
+        acc_flush(rc);
+    if (!rc->acc.active) {
+        rc->acc.active = true;
+        rc->acc.col = col;
+    }
+    rc->acc.x1 = fmax(rc->acc.x1, x1);
+    acc_add(&rc->acc, e->region, e->dom, e->cov, e->e - e->s, e->calls);
+    return true;
 }
 
-/* Choose the merge level for p ns per pixel: the highest kept level (even
- * index, see drop_odd_levels) with 2^L <= p. */
-static const sp__tl_level *pick_level(const sp__tl_row *row, double p)
+/* A lane with nothing to draw yet: a faint band over its time span. */
+static void draw_pending(sp__tl_draw *d, const sp__tl_lane *ln, double y, double h)
 {
-    if (row->nlevels == 0 || p < 1)
-        return NULL;
-    int L = (int)floor(log2(p));
-    if (L < row->lmin)
-        return NULL;
-    int k = L - row->lmin;
-    if (k >= row->nlevels)
-        k = row->nlevels - 1;
-    k &= ~1;
-    const sp__tl_level *lev = &row->levels[k];
-    return lev->nruns ? lev : NULL;
-}
-
-static void draw_row(draw_ctx *d, const sp__tl_lane *ln, const sp__tl_row *row, double y)
-{
-    const double t0 = d->lay.t0, t1 = d->lay.t1, p = d->p;
-    const sp__tl_level *lev = pick_level(row, p);
-    size_t i = sp__tl_row_first_after(ln, row, (int64_t)floor(t0));
-    size_t r = 0;
-    if (lev) { /* first run not entirely before i */
-        size_t lo = 0, hi = lev->nruns;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if ((size_t)lev->runs[mid].first + lev->runs[mid].count <= i)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        r = lo;
-        if (r < lev->nruns && lev->runs[r].first < i)
-            i = lev->runs[r].first;
-    }
+    double x0 = ((double)ln->first - d->lay.t0) / d->p, x1 = ((double)ln->last - d->lay.t0) / d->p;
     d->last_slot = -1;
-    acc_t acc = {0};
-    bool sel_here = d->view->selected_call >= 0 && d->view->selected_rank == ln->rank;
-    while (i < row->n) {
-        double s, e, w_dom, cov;
-        int32_t region;
-        size_t calls;
-        bool single;
-        uint32_t call = 0;
-        if (lev && r < lev->nruns && lev->runs[r].first == i) {
-            const sp__tl_run *run = &lev->runs[r++];
-            s = (double)run->t0;
-            if (s >= t1)
-                break;
-            d->st.entries++;
-            e = s + run->dur_ns;
-            region = run->region;
-            w_dom = run->dom_ns;
-            cov = run->cov_ns;
-            calls = run->count;
-            single = false;
-            i += run->count;
-        } else {
-            call = row->calls[i];
-            s = (double)sp__tl_start(ln, row, i);
-            if (s >= t1)
-                break;
-            d->st.entries++;
-            e = (double)sp__tl_end(ln, row, i);
-            region = ln->region[call];
-            w_dom = cov = e - s;
-            calls = 1;
-            single = true;
-            i++;
-        }
-        double x0 = (s - t0) / p, x1 = (e - t0) / p;
-        if (single && x1 - x0 >= 1.0) {
-            acc_flush(d, &acc, y);
-            int slot = region_slot(d, region);
-            emit(d, x0, x1, y, slot, false);
-            push_label(d, x0, x1, y, region, slot);
-            if (sel_here && (int64_t)call == d->view->selected_call) {
-                d->have_sel = true;
-                d->sel_x0 = d->lay.data_x + fmax(x0, -2);
-                d->sel_x1 = d->lay.data_x + fmin(x1, d->lay.data_w + 2);
-                d->sel_y = y;
-            }
-            continue;
-        }
-        double col = floor(x0);
-        if (acc.active && col != acc.col)
-            acc_flush(d, &acc, y);
-        if (!acc.active) {
-            acc.active = true;
-            acc.col = col;
-        }
-        acc.x1 = fmax(acc.x1, x1);
-        acc_add(&acc, region, w_dom, cov, calls);
-        if (sel_here && single && (int64_t)call == d->view->selected_call) {
-            d->have_sel = true;
-            d->sel_x0 = d->lay.data_x + col;
-            d->sel_x1 = d->sel_x0 + 1;
-            d->sel_y = y;
-        }
-    }
-    acc_flush(d, &acc, y);
+    sp__tl_emit(d, x0, fmax(x1, x0 + 1), y, h, SP__TL_SLOT_PENDING, false);
+    d->st.pending_rows++;
 }
 
-static sp_rgba slot_color(const draw_ctx *d, int slot)
+static void draw_row(detail *dt, const sp__tl_lane *ln, int32_t depth, double y)
+{
+    sp__tl_draw *d = dt->d;
+    row_ctx rc = {.dt = dt, .ln = ln, .depth = depth, .y = y};
+    d->last_slot = -1;
+    switch (sp__tl_lane_source(ln, d->lay.t0, d->lay.t1)) {
+    case SP__TL_FROM_WINDOW:
+    case SP__TL_FROM_PART:
+        d->st.window_rows++;
+        d->st.entries +=
+            sp__tl_walk_calls(ln->calls, depth, d->lay.t0, d->lay.t1, d->p, visit_detail, &rc);
+        break;
+    case SP__TL_FROM_INDEX:
+        if ((uint32_t)depth >= ln->lod->ndepth) {
+            /* Deeper than the index goes (it keeps SP_LOD_MAX_DEPTH depths):
+             * a band on the first such row until a window arrives. */
+            if (depth == (int32_t)SP_LOD_MAX_DEPTH)
+                draw_pending(d, ln, y, d->lay.row_h - 1);
+            break;
+        }
+        rc.index = true;
+        d->st.index_rows++;
+        d->st.entries += sp__tl_walk_index(ln->lod, d->tl->origin, depth, d->lay.t0, d->lay.t1,
+                                           d->p, visit_detail, &rc);
+        break;
+    case SP__TL_FROM_NONE:
+        if (depth == 0)
+            draw_pending(d, ln, y, d->lay.row_h - 1);
+        break;
+    }
+    acc_flush(&rc);
+    label_flush(&rc);
+}
+
+/* ---- colours, labels, chrome ---- */
+
+sp_rgba sp__tl_slot_color(const sp__tl_draw *d, int slot)
 {
     bool faded = slot >= SLOTS_PER_SET;
     int base = faded ? slot - SLOTS_PER_SET : slot;
@@ -315,44 +328,61 @@ static sp_rgba slot_color(const draw_ctx *d, int slot)
     return c;
 }
 
-static void fill_slots(draw_ctx *d)
+void sp__tl_fill_slots(sp__tl_draw *d)
 {
     cairo_t *cr = d->c->cr;
     for (int k = 0; k < NSLOTS; k++) {
-        rectbuf *b = &d->slots[k];
+        sp__tl_rectbuf *b = &d->slots[k];
         if (!b->n)
             continue;
-        sp__set_color(cr, slot_color(d, k));
+        sp__set_color(cr, sp__tl_slot_color(d, k));
         for (size_t i = 0; i < b->n; i++)
             cairo_rectangle(cr, b->v[4 * i], b->v[4 * i + 1], b->v[4 * i + 2], b->v[4 * i + 3]);
         cairo_fill(cr);
     }
 }
 
-static void draw_labels(draw_ctx *d)
+static void draw_labels(detail *dt)
 {
+    sp__tl_draw *d = dt->d;
     sp__canvas *c = d->c;
     double pad = 4 * c->s;
     size_t nreg = d->tl->run->nregions;
-    double *widths = malloc((nreg ? nreg : 1) * sizeof *widths);
-    if (!widths) {
-        d->oom = true;
-        return;
+    /* Widths measured once per region drawn (a run may have 10^6). */
+    double *widths = NULL;
+    size_t nw = 0;
+    int32_t *wreg = NULL;
+    if (dt->nlabels) {
+        widths = malloc(dt->nlabels * sizeof *widths);
+        wreg = malloc(dt->nlabels * sizeof *wreg);
+        if (!widths || !wreg) {
+            free(widths);
+            free(wreg);
+            d->oom = true;
+            return;
+        }
     }
-    for (size_t i = 0; i < nreg; i++)
-        widths[i] = -1;
-    for (size_t i = 0; i < d->nlabels; i++) {
-        const label_item *l = &(*d->labels)[i];
+    for (size_t i = 0; i < dt->nlabels; i++) {
+        const label_item *l = &(*dt->labels)[i];
         const char *name = sp__region_name(d->tl->run, l->region);
         double avail = l->x1 - l->x0 - 2 * pad;
         if (l->region >= 0 && (size_t)l->region < nreg) {
-            if (widths[l->region] < 0) /* measured once per region */
-                widths[l->region] = sp__text_width(c, SP__FONT_SMALL, name);
+            double tw = -1;
+            for (size_t k = nw; k-- > 0 && nw - k <= 16;) /* recent regions first */
+                if (wreg[k] == l->region) {
+                    tw = widths[k];
+                    break;
+                }
+            if (tw < 0) {
+                tw = sp__text_width(c, SP__FONT_SMALL, name);
+                wreg[nw] = l->region;
+                widths[nw++] = tw;
+            }
             /* A truncated label needs room for a few characters to help. */
-            if (widths[l->region] > avail && avail < 3.2 * c->fs)
+            if (tw > avail && avail < 3.2 * c->fs)
                 continue;
         }
-        sp_rgba bgc = slot_color(d, l->slot);
+        sp_rgba bgc = sp__tl_slot_color(d, l->slot);
         sp_rgba fg = sp_plot_text_color_on(bgc);
         if (l->slot >= SLOTS_PER_SET)
             fg = sp__mix(fg, bgc, 0.45);
@@ -361,6 +391,7 @@ static void draw_labels(draw_ctx *d)
             d->st.labels++;
     }
     free(widths);
+    free(wreg);
 }
 
 /* Each region's slot under map m, recomputed only when the map changes;
@@ -385,7 +416,7 @@ static bool prepare_colors(sp_timeline *tl, const sp_color_map *m)
     return true;
 }
 
-/* "Rank 6, rank 7" style list of the ranks of lanes [from, to) into buf. */
+/* "6-7,9" style list of the ranks of lanes [from, nlanes) into buf. */
 static void hidden_ranks(const sp_timeline *tl, size_t from, char *buf, size_t n)
 {
     size_t o = 0;
@@ -407,7 +438,7 @@ static void hidden_ranks(const sp_timeline *tl, size_t from, char *buf, size_t n
 }
 
 /* The line under the lanes naming those that did not fit. */
-static void draw_hidden_note(draw_ctx *d)
+static void draw_hidden_note(sp__tl_draw *d)
 {
     const sp_timeline *tl = d->tl;
     const sp__tl_layout *lay = &d->lay;
@@ -432,7 +463,7 @@ static void draw_hidden_note(draw_ctx *d)
                   c->w - 24 * c->s, c->th.bad);
 }
 
-static void draw_axis(draw_ctx *d)
+static void draw_axis(sp__tl_draw *d)
 {
     sp__canvas *c = d->c;
     cairo_t *cr = c->cr;
@@ -471,7 +502,7 @@ static void draw_axis(draw_ctx *d)
     cairo_stroke(cr);
 }
 
-static void lane_label(draw_ctx *d, size_t l, double y, double h)
+static void lane_label(sp__tl_draw *d, size_t l, double y, double h)
 {
     sp__canvas *c = d->c;
     const sp__tl_lane *ln = &d->tl->lanes[l];
@@ -503,6 +534,165 @@ static void lane_label(draw_ctx *d, size_t l, double y, double h)
     }
 }
 
+/* The y of the middle of a lane's top row in this draw, or NAN when the
+ * lane is not drawn. */
+static double arrow_y(const sp__tl_draw *d, int32_t rank, int32_t thread)
+{
+    int64_t l = sp_timeline_find_lane(d->tl, rank, thread);
+    if (l < 0)
+        return NAN;
+    const sp__tl_layout *lay = &d->lay;
+    if (lay->overview) {
+        size_t rows = sp__tl_overview_rows(d->tl, lay);
+        double y0, y1;
+        /* A sampled overview draws a lane in the pixel row that samples it. */
+        size_t k = lay->lane_h >= 1 ? (size_t)l
+                                    : (size_t)floor((double)l * (double)rows /
+                                                    (double)d->tl->nlanes);
+        if (k >= rows)
+            return NAN;
+        sp__tl_overview_row(d->tl, lay, k, &y0, &y1);
+        return lay->data_y + (y0 + y1) / 2;
+    }
+    return lay->data_y - lay->scroll_y + sp__tl_lane_top(d->tl, lay, (size_t)l) + lay->lane_pad +
+           lay->row_h / 2;
+}
+
+static void draw_arrows(sp__tl_draw *d)
+{
+    const sp_timeline_view *v = d->view;
+    if (!v->arrows || !v->narrows)
+        return;
+    cairo_t *cr = d->c->cr;
+    cairo_set_line_width(cr, 1.2 * d->c->s);
+    for (size_t i = 0; i < v->narrows; i++) {
+        const sp_timeline_arrow *a = &v->arrows[i];
+        double y0 = arrow_y(d, a->from_rank, a->from_thread);
+        double y1 = arrow_y(d, a->to_rank, a->to_thread);
+        if (isnan(y0) || isnan(y1))
+            continue;
+        double x0 = d->lay.data_x + ((double)a->from_ns - d->lay.t0) / d->p;
+        double x1 = d->lay.data_x + ((double)a->to_ns - d->lay.t0) / d->p;
+        sp__set_color(cr, a->color.a > 0 ? a->color : d->c->th.fg);
+        cairo_move_to(cr, x0, y0);
+        cairo_line_to(cr, x1, y1);
+        cairo_stroke(cr);
+        /* A head at the receiving end. */
+        double ang = atan2(y1 - y0, x1 - x0), hl = 5 * d->c->s;
+        cairo_move_to(cr, x1, y1);
+        cairo_line_to(cr, x1 - hl * cos(ang - 0.45), y1 - hl * sin(ang - 0.45));
+        cairo_line_to(cr, x1 - hl * cos(ang + 0.45), y1 - hl * sin(ang + 0.45));
+        cairo_close_path(cr);
+        cairo_fill(cr);
+    }
+    cairo_set_line_width(cr, 1);
+}
+
+/* The selected call's outline, from its bounds (its lane may draw from
+ * the index, or from a window that does not hold it). */
+static void draw_selected(sp__tl_draw *d)
+{
+    const sp_timeline_call_ref *s = &d->view->selected;
+    if (s->depth < 0)
+        return;
+    int64_t l = sp_timeline_find_lane(d->tl, s->rank, s->thread);
+    if (l < 0 || s->depth >= d->tl->lanes[l].depths)
+        return;
+    const sp__tl_layout *lay = &d->lay;
+    sp__canvas *c = d->c;
+    double y = lay->data_y - lay->scroll_y + sp__tl_lane_top(d->tl, lay, (size_t)l) +
+               lay->lane_pad + s->depth * lay->row_h;
+    double x0 = ((double)s->start_ns - lay->t0) / d->p, x1 = ((double)s->end_ns - lay->t0) / d->p;
+    if (y + lay->row_h < lay->data_y || y > lay->data_y + lay->data_h || x1 < -2 ||
+        x0 > lay->data_w + 2)
+        return;
+    x0 = fmax(x0, -2);
+    x1 = fmin(fmax(x1, x0 + 1), lay->data_w + 2);
+    cairo_t *cr = c->cr;
+    sp__set_color(cr, c->th.select);
+    cairo_set_line_width(cr, 2 * c->s);
+    double bx = lay->data_x + (x1 - x0 >= 3 ? round(x0) : floor(x0));
+    double bw = x1 - x0 >= 3 ? fmax(round(x1) - 1 - round(x0), 1) : fmax(ceil(x1) - floor(x0), 1);
+    cairo_rectangle(cr, bx + c->s, y + c->s, fmax(bw - 2 * c->s, 1), lay->row_h - 1 - 2 * c->s);
+    cairo_stroke(cr);
+    cairo_set_line_width(cr, 1);
+}
+
+/* The detail layout: lanes with a row per depth, scrolled. */
+static void draw_detail(sp__tl_draw *d, detail *dt)
+{
+    const sp_timeline *tl = d->tl;
+    const sp__tl_layout *lay = &d->lay;
+    cairo_t *cr = d->c->cr;
+    double h = d->c->h;
+    double top = lay->data_y - lay->scroll_y;
+    size_t first = sp__tl_lane_at(tl, lay, lay->scroll_y);
+    size_t last = first;
+    for (size_t l = first; l < tl->nlanes && !d->oom; l++) {
+        const sp__tl_lane *ln = &tl->lanes[l];
+        double lt = top + sp__tl_lane_top(tl, lay, l);
+        if (lt >= h)
+            break;
+        last = l + 1;
+        double ly = lt + lay->lane_pad;
+        d->st.lanes_drawn++;
+        /* Rows in view only: a lane may be 2^20 rows deep. */
+        int32_t dep0 = ly < lay->data_y ? (int32_t)fmin(floor((lay->data_y - ly) / lay->row_h),
+                                                        (double)ln->depths)
+                                        : 0;
+        for (int32_t dep = dep0; dep < ln->depths; dep++) {
+            double ry = ly + dep * lay->row_h;
+            if (ry + lay->row_h <= lay->data_y)
+                continue;
+            if (ry >= h)
+                break;
+            d->st.rows_drawn++;
+            draw_row(dt, ln, dep, ry);
+        }
+    }
+    sp__tl_fill_slots(d);
+    draw_selected(d);
+    if (!d->oom)
+        draw_labels(dt);
+    draw_arrows(d);
+    cairo_restore(cr);
+
+    /* Lane names over their column. */
+    if (lay->data_x > 0) {
+        cairo_save(cr);
+        cairo_rectangle(cr, 0, lay->data_y, lay->data_x, lay->data_h);
+        cairo_clip(cr);
+        for (size_t l = first; l < last; l++) {
+            double ly = top + sp__tl_lane_top(tl, lay, l);
+            lane_label(d, l, ly, sp__tl_lane_height(tl, lay, l));
+        }
+        cairo_restore(cr);
+    }
+}
+
+/* Lane bands (alternating background, gap lines) of the detail layout. */
+static void draw_bands(sp__tl_draw *d)
+{
+    const sp_timeline *tl = d->tl;
+    const sp__tl_layout *lay = &d->lay;
+    cairo_t *cr = d->c->cr;
+    double top = lay->data_y - lay->scroll_y;
+    for (size_t l = sp__tl_lane_at(tl, lay, lay->scroll_y); l < tl->nlanes; l++) {
+        double ly = top + sp__tl_lane_top(tl, lay, l);
+        if (ly >= d->c->h)
+            break;
+        double lh = sp__tl_lane_height(tl, lay, l);
+        if (l % 2) {
+            sp__set_color(cr, d->c->th.band);
+            cairo_rectangle(cr, 0, ly, d->c->w, lh);
+            cairo_fill(cr);
+        }
+        sp__set_color(cr, d->c->th.grid);
+        cairo_rectangle(cr, 0, ly + lh, d->c->w, lay->lane_gap);
+        cairo_fill(cr);
+    }
+}
+
 int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
                         const sp_timeline_view *view, const sp_plot_style *style,
                         sp_timeline_stats *stats)
@@ -520,7 +710,7 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
     int rc = sp__canvas_begin(&c, cr, w, h, style);
     if (rc)
         return rc;
-    draw_ctx d;
+    sp__tl_draw d;
     memset(&d, 0, sizeof d);
     d.c = &c;
     d.tl = tl;
@@ -528,8 +718,6 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
      * allows one draw at a time per timeline, so this is not shared. */
     sp_timeline *mtl = (sp_timeline *)tl;
     d.slots = mtl->slots;
-    d.labels = &mtl->labels;
-    d.caplabels = &mtl->caplabels;
     for (int k = 0; k < NSLOTS; k++)
         d.slots[k].n = 0;
     /* The caller's colour map, else the run's own (legend and boxes agree). */
@@ -542,11 +730,12 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
     d.slot_of = mtl->slot_of;
     d.shown = mtl->shown;
     d.view = view;
-    d.highlight = view ? view->highlight_region : -1;
+    d.highlight = view->highlight_region;
+    d.last_slot = -1;
     sp__tl_layout_get(tl, w, h, view, &c.style, &d.lay);
     const sp__tl_layout *lay = &d.lay;
     d.p = (lay->t1 - lay->t0) / lay->data_w;
-    d.min_label_w = 2.2 * c.fs;
+    d.st.overview = lay->overview;
 
     if (lay->title_h > 0)
         sp__text_draw(&c, SP__FONT_TITLE, c.style.title, 12 * c.s, lay->title_h / 2, 0, 0.5,
@@ -557,77 +746,25 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
         return 0;
     }
 
-    /* Visible lanes: binary search for the first, stop below the area. */
-    double top = lay->data_y - lay->scroll_y;
-    size_t first = sp__tl_lane_at(tl, lay, lay->scroll_y);
     cairo_save(cr);
     cairo_rectangle(cr, 0, lay->data_y, w, lay->data_h);
     cairo_clip(cr);
-    size_t last = first;
-    for (size_t l = first; l < tl->nlanes; l++) {
-        double ly = top + sp__tl_lane_top(tl, lay, l);
-        if (ly >= h)
-            break;
-        last = l + 1;
-        double lh = sp__tl_lane_height(tl, lay, l);
-        if (l % 2) {
-            sp__set_color(cr, c.th.band);
-            cairo_rectangle(cr, 0, ly, w, lh);
-            cairo_fill(cr);
-        }
-        sp__set_color(cr, c.th.grid);
-        cairo_rectangle(cr, 0, ly + lh, w, lay->lane_gap);
-        cairo_fill(cr);
-    }
-    if (view->show_axis) { /* grid under the boxes */
-        cairo_restore(cr);
-        cairo_save(cr);
-        draw_axis(&d);
-        cairo_rectangle(cr, lay->data_x, lay->data_y, lay->data_w, lay->data_h);
-        cairo_clip(cr);
-    } else {
-        cairo_restore(cr);
-        cairo_save(cr);
-        cairo_rectangle(cr, lay->data_x, lay->data_y, lay->data_w, lay->data_h);
-        cairo_clip(cr);
-    }
-    for (size_t l = first; l < last && !d.oom; l++) {
-        const sp__tl_lane *ln = &tl->lanes[l];
-        double ly = top + sp__tl_lane_top(tl, lay, l) + lay->lane_pad;
-        d.st.lanes_drawn++;
-        for (int32_t dep = 0; dep < ln->depths; dep++) {
-            double ry = ly + dep * lay->row_h;
-            if (ry + lay->row_h <= lay->data_y)
-                continue;
-            if (ry >= h)
-                break;
-            d.st.rows_drawn++;
-            draw_row(&d, ln, &ln->rows[dep], ry);
-        }
-    }
-    fill_slots(&d);
-    if (d.have_sel) {
-        sp__set_color(cr, c.th.select);
-        cairo_set_line_width(cr, 2 * c.s);
-        cairo_rectangle(cr, d.sel_x0 + c.s, d.sel_y + c.s, fmax(d.sel_x1 - d.sel_x0 - 2 * c.s, 1),
-                        lay->row_h - 1 - 2 * c.s);
-        cairo_stroke(cr);
-        cairo_set_line_width(cr, 1);
-    }
-    if (!d.oom)
-        draw_labels(&d);
+    if (!lay->overview)
+        draw_bands(&d);
     cairo_restore(cr);
-
-    /* Lane names over their column. */
+    if (view->show_axis) /* grid under the boxes */
+        draw_axis(&d);
+    cairo_save(cr);
+    cairo_rectangle(cr, lay->data_x, lay->data_y, lay->data_w, lay->data_h);
+    cairo_clip(cr);
+    if (lay->overview) {
+        sp__tl_draw_overview(&d); /* restores cr itself, draws its labels */
+    } else {
+        detail dt = {.d = &d, .labels = &mtl->labels, .caplabels = &mtl->caplabels,
+                     .min_label_w = 2.2 * c.fs};
+        draw_detail(&d, &dt);
+    }
     if (lay->data_x > 0) {
-        cairo_save(cr);
-        cairo_rectangle(cr, 0, lay->data_y, lay->data_x, lay->data_h);
-        cairo_clip(cr);
-        for (size_t l = first; l < last; l++) {
-            double ly = top + sp__tl_lane_top(tl, lay, l);
-            lane_label(&d, l, ly, sp__tl_lane_height(tl, lay, l));
-        }
-        cairo_restore(cr);
         sp__set_color(cr, c.th.axis);
         cairo_move_to(cr, lay->data_x - 0.5, lay->data_y);
         cairo_line_to(cr, lay->data_x - 0.5, lay->data_y + lay->data_h);
@@ -639,7 +776,7 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
         sp__region_legend(&c, tl->run, d.shown, c.style.colors, 12 * c.s, lay->legend_y + 4 * c.s,
                           w - 24 * c.s, 2);
     /* Scroll indicator when the lanes do not fit. */
-    if (lay->content_h > lay->data_h && lay->data_h > 0) {
+    if (!lay->overview && lay->content_h > lay->data_h && lay->data_h > 0) {
         double bh = fmax(20 * c.s, lay->data_h * lay->data_h / lay->content_h);
         double by = lay->data_y + (lay->data_h - bh) * (lay->scroll_y / (lay->content_h - lay->data_h));
         sp_rgba sc = c.th.axis;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* main.c - scope-profiler-viewer: the GTK 4 desktop viewer. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 #include "sp-viewer-application.h"
 #include "sp_display.h"
 #include "sp_h5.h"
+#include "sp_run_read.h"
 
 /* What the viewer prints (errors of a screenshot run, --version, the
  * benchmark) may quote names and paths from a file: escaped like the CLI's
@@ -26,10 +28,14 @@ static void print_err(const char *s) { print_escaped(stderr, s); }
 int main(int argc, char **argv)
 {
     /* The reading helper: the viewer runs itself to read each file in its
-     * own process (sp_h5_read_isolated), so a file that crashes libhdf5 ends
-     * in an error page, not in the loss of the window and its other runs.
-     * Nothing of GTK is started in that mode. */
-    if (argc == 3 && strcmp(argv[1], SP_VIEWER_READ_HELPER_OPTION) == 0)
+     * own process (sp_run_read with isolation: the aggregate pass there,
+     * only the header and the aggregates sent back), so a file that crashes
+     * libhdf5 ends in an error page, not in the loss of the window and its
+     * other runs. Nothing of GTK is started in that mode. */
+    if (argc == 4 && strcmp(argv[1], SP_VIEWER_READ_HELPER_OPTION) == 0)
+        return sp_run_read_helper_main(argv[3], (unsigned)strtoul(argv[2], NULL, 10));
+    /* A whole run with its calls (sp_h5_read_isolated): comparisons. */
+    if (argc == 3 && strcmp(argv[1], SP_VIEWER_READ_CALLS_HELPER_OPTION) == 0)
         return sp_h5_read_helper_main(argv[2]);
     g_set_print_handler(print_out);
     g_set_printerr_handler(print_err);

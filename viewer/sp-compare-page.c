@@ -7,6 +7,7 @@
 
 #include <math.h>
 
+#include "sp_error.h"
 #include "sp_scaling.h"
 
 #include "sp-chart-view.h"
@@ -296,17 +297,52 @@ static void diff_job_free(gpointer p)
     g_free(job);
 }
 
+static gboolean has_calls(const sp_run *run)
+{
+    for (size_t r = 0; r < run->nranks; r++)
+        if (run->ranks[r].ncalls)
+            return TRUE;
+    return FALSE;
+}
+
+/* The run a comparison reads. analysis/sp_compare.h compares the calls of
+ * the runs it is given, and a document read aggregate-first has none: its
+ * file is read whole for the comparison (in the helper process, within the
+ * read limit) and freed after. Goes away once the comparison works from
+ * the aggregates' histograms (SP_AGG_NODE_HIST). *owned: to free. */
+static const sp_run *compare_input(SpRunDocument *doc, sp_run **owned, GError **error)
+{
+    const sp_run *run = sp_run_document_get_run(doc);
+    *owned = NULL;
+    if (has_calls(run) || sp_run_total_calls(run) == 0 || !sp_run_document_get_path(doc))
+        return run;
+    *owned = sp_run_document_read_calls(doc, error);
+    if (*owned && sp_run_analyze(*owned) != 0) {
+        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sp_last_error());
+        sp_run_free(*owned);
+        *owned = NULL;
+    }
+    return *owned;
+}
+
 /* The comparison model with its defaults, as `scope-profiler diff BASE
  * CAND` computes it. */
 static void diff_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
     DiffJob *job = data;
-    const sp_run *b = sp_run_document_get_run(job->base), *c = sp_run_document_get_run(job->cand);
-    sp_compare *cmp = sp_compare_runs(&b, 1, &c, 1, NULL);
-    if (!cmp)
+    GError *error = NULL;
+    sp_run *own_b = NULL, *own_c = NULL;
+    const sp_run *b = compare_input(job->base, &own_b, &error);
+    const sp_run *c = b ? compare_input(job->cand, &own_c, &error) : NULL;
+    sp_compare *cmp = b && c ? sp_compare_runs(&b, 1, &c, 1, NULL) : NULL;
+    if (!cmp && error)
+        g_task_return_error(task, error);
+    else if (!cmp)
         g_task_return_new_error(task, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sp_last_error());
     else
         g_task_return_pointer(task, cmp, (GDestroyNotify)sp_compare_free);
+    sp_run_free(own_b);
+    sp_run_free(own_c);
 }
 
 static void on_diff_done(GObject *source, GAsyncResult *result, gpointer data)
@@ -417,13 +453,24 @@ static void update_scaling(SpComparePage *self, SpSession *session)
     guint n = sp_session_get_n_runs(session);
     gtk_widget_set_visible(self->view_bar, n > 2);
     if (n > 2) {
+        /* The study compares calls (sp_compare_keys.h), so runs read
+         * aggregate-first are read whole here, on the main thread, and
+         * freed after (a study of huge runs waits for their reads). */
         const sp_run **runs = g_new0(const sp_run *, n);
-        for (guint i = 0; i < n; i++)
-            runs[i] = sp_run_document_get_run(sp_session_get_run(session, i));
+        sp_run **owned = g_new0(sp_run *, n);
+        g_autoptr(GError) error = NULL;
+        for (guint i = 0; i < n && !error; i++)
+            runs[i] = compare_input(sp_session_get_run(session, i), &owned[i], &error);
         sp_scaling_options o;
         sp_scaling_options_init(&o);
         o.kind = (sp_scaling_kind)gtk_drop_down_get_selected(self->scaling_kind);
-        self->scaling = sp_scaling_study(runs, n, &o);
+        if (error)
+            (void)sp__error(SP_EIO, "%s", error->message);
+        else
+            self->scaling = sp_scaling_study(runs, n, &o);
+        for (guint i = 0; i < n; i++)
+            sp_run_free(owned[i]);
+        g_free(owned);
         g_free(runs);
         char stops[512] = "";
         if (self->scaling)
@@ -475,9 +522,8 @@ static void on_runs(SpSession *session, GParamSpec *pspec, SpComparePage *self)
     if (!self->base || !self->cand)
         return;
     /* One window for both: the longer run bounds pan and zoom. */
-    const sp_timeline *tb = sp_run_document_get_timeline(self->base);
-    const sp_timeline *tc = sp_run_document_get_timeline(self->cand);
-    gint64 limit = MAX(sp_timeline_duration_ns(tb), sp_timeline_duration_ns(tc));
+    gint64 limit = MAX(sp_timeline_duration_ns(sp_timeline_chart_get_timeline(self->base_chart)),
+                       sp_timeline_duration_ns(sp_timeline_chart_get_timeline(self->cand_chart)));
     sp_timeline_chart_set_time_limit(self->base_chart, limit);
     sp_timeline_chart_set_time_limit(self->cand_chart, limit);
     sp_compare_page_zoom(self, 0);
@@ -535,15 +581,16 @@ static void on_selected_region(SpSession *session, GParamSpec *pspec, SpCompareP
         sp_column_view_scroll_to(self->column_view, found);
 }
 
-static void on_call_activated(SpTimelineChart *chart, int rank, gint64 call, SpComparePage *self)
+static void on_call_activated(SpTimelineChart *chart, gboolean selected, SpComparePage *self)
 {
     SpRunDocument *doc = sp_timeline_chart_get_document(chart);
-    if (!doc || call < 0) {
+    int region = -1;
+    if (!doc || !selected || !sp_timeline_chart_get_selected(chart, NULL, &region) || region < 0) {
         sp_session_set_selected_region(self->session, NULL);
         return;
     }
     const sp_run *run = sp_run_document_get_run(doc);
-    sp_session_set_selected_region(self->session, run->region_names[run->ranks[rank].region[call]]);
+    sp_session_set_selected_region(self->session, run->region_names[region]);
 }
 
 /* ---- shared time window ---- */

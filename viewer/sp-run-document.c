@@ -1,22 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* sp-run-document.c - loading a run off the main thread and deriving the
- * viewer's per-run data once. */
+/* sp-run-document.c - loading a run aggregate-first off the main thread and
+ * deriving the viewer's per-run data once. */
 #include "sp-run-document.h"
+
+#include <stdio.h>
 
 #include "scope_profiler.h"
 #include "sp-viewer-error.h"
 #include "sp-viewer-text.h"
 #include "sp_h5.h"
 #include "sp_plots.h"
+#include "sp_run_read.h"
+#include "sp_source_mem.h"
 
 struct _SpRunDocument {
     GObject parent_instance;
 
-    sp_run *run;
+    sp_run *run;          /* header + aggregates (no calls) */
+    SpRunSource *source;  /* for windows; NULL: none */
     char *path;
     char *display_name;
-    double load_seconds, read_s, analyze_s, index_s;
-    sp_timeline *timeline;
+    double load_seconds, pass_s, open_s, prepare_s;
     guint64 total_calls;
     gint64 t0_ns, t1_ns;
     double *imbalance; /* per region */
@@ -30,14 +34,14 @@ G_DEFINE_FINAL_TYPE(SpRunDocument, sp_run_document, G_TYPE_OBJECT)
 static void sp_run_document_finalize(GObject *object)
 {
     SpRunDocument *self = SP_RUN_DOCUMENT(object);
-    sp_timeline_free(self->timeline); /* points into run: free first */
-    sp_plot_cache_forget(self->run);  /* the charts' cached series of this run */
+    sp_plot_cache_forget(self->run); /* the charts' cached series of this run */
     sp_figures_free(self->figures);
     if (self->region_labels)
         for (size_t r = 0; r < self->run->nregions; r++)
             g_free(self->region_labels[r]);
     g_free(self->region_labels);
     sp_run_free(self->run);
+    sp_run_source_unref(self->source);
     g_free(self->path);
     g_free(self->display_name);
     g_free(self->imbalance);
@@ -73,26 +77,12 @@ static void compute_imbalance(SpRunDocument *self)
     }
 }
 
-/* Everything derived after reading: analysis, span, imbalance. Runs in the
- * loader thread. */
+/* Everything derived from the aggregates: span, imbalance, names, figures.
+ * Runs in the loader thread. */
 static gboolean prepare(SpRunDocument *self, GError **error)
 {
     gint64 begin = g_get_monotonic_time();
-    int rc = sp_run_analyze(self->run);
-    if (rc != 0) {
-        sp_viewer_set_error(error, rc, sp_last_error());
-        return FALSE;
-    }
-    gint64 analyzed = g_get_monotonic_time();
-    self->analyze_s = (double)(analyzed - begin) / G_USEC_PER_SEC;
-    self->timeline = sp_timeline_new(self->run);
-    if (!self->timeline) {
-        sp_viewer_set_error(error, SP_ENOMEM, sp_last_error());
-        return FALSE;
-    }
-    self->index_s = (double)(g_get_monotonic_time() - analyzed) / G_USEC_PER_SEC;
-    for (size_t k = 0; k < self->run->nranks; k++)
-        self->total_calls += self->run->ranks[k].ncalls;
+    self->total_calls = sp_run_total_calls(self->run);
     if (sp_run_time_span(self->run, &self->t0_ns, &self->t1_ns) != 0)
         self->t0_ns = self->t1_ns = 0;
     compute_imbalance(self);
@@ -116,25 +106,84 @@ static gboolean prepare(SpRunDocument *self, GError **error)
             self->top_region = (int)r;
         }
     }
+    self->prepare_s = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
     return TRUE;
 }
 
+/* A document of run (taken) read from path (NULL: in memory) with source
+ * (taken; NULL: no windows). */
+static SpRunDocument *document_new(sp_run *run, SpRunSource *source, const char *path,
+                                   const char *display_name, GError **error)
+{
+    SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
+    self->run = run;
+    self->source = source;
+    self->path = g_strdup(path);
+    self->display_name = sp_viewer_text_dup(display_name); /* a file name may hold any byte */
+    if (!prepare(self, error)) {
+        g_object_unref(self);
+        return NULL;
+    }
+    return self;
+}
+
+/* The pass over a run in memory: the run's calls become a memory source
+ * (kept for windows), the document's run a copy of its header with the
+ * aggregates attached. */
 SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name,
                                            GError **error)
 {
     g_return_val_if_fail(run != NULL, NULL);
     gint64 begin = g_get_monotonic_time();
-    SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
-    self->run = run;
-    self->path = run->source_path ? g_strdup(run->source_path) : NULL;
-    self->display_name = sp_viewer_text_dup(display_name ? display_name
-                                            : self->path ? self->path
-                                                         : "run");
-    if (!prepare(self, error)) {
-        g_object_unref(self);
+    sp_run *hdr = sp_run_copy_header(run), *shown = sp_run_copy_header(run);
+    sp_event_source *src = hdr ? sp_source_mem_new(run, hdr) : NULL;
+    sp_agg *agg = NULL;
+    int rc = !hdr || !shown || !src ? SP_ENOMEM : 0;
+    if (!src)
+        sp_run_free(hdr);
+    sp_agg_opts o = {.flags = SP_VIEWER_AGG_FLAGS};
+    if (rc == 0)
+        rc = sp_agg_run(src, &o, &agg);
+    if (rc == 0 && (rc = sp_agg_attach(shown, agg)) != 0)
+        sp_agg_free(agg);
+    if (rc) {
+        sp_viewer_set_error(error, rc, sp_last_error());
+        sp_event_source_free(src);
+        sp_run_free(shown);
+        sp_run_free(run);
         return NULL;
     }
-    self->load_seconds = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    /* The calls stay alive as long as their source: the source frees them
+     * when its header goes (see below). */
+    SpRunSource *source = sp_run_source_new_for(src);
+    if (!source) {
+        sp_viewer_set_error(error, SP_ENOMEM, "out of memory");
+        sp_run_free(shown);
+        sp_run_free(run);
+        return NULL;
+    }
+    sp_run_source_keep_run(source, run);
+    double pass_s = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    const char *path = run->source_path;
+    SpRunDocument *self = document_new(shown, source, path, display_name ? display_name
+                                                            : path ? path
+                                                                   : "run", error);
+    if (self) {
+        self->pass_s = pass_s;
+        self->load_seconds = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    }
+    return self;
+}
+
+SpRunDocument *sp_run_document_new_followed(sp_run *run, SpRunSource *src, const char *path,
+                                            double read_s, GError **error)
+{
+    g_autofree char *base = g_path_get_basename(path);
+    SpRunDocument *self = document_new(run, src ? sp_run_source_ref(src) : NULL, path, base, error);
+    if (self) {
+        self->pass_s = read_s;
+        self->load_seconds = read_s + self->prepare_s;
+    }
     return self;
 }
 
@@ -153,42 +202,74 @@ SpRunDocument *sp_run_document_load(const char *path, GError **error)
     return load(path, NULL, error);
 }
 
+/* sp_run_read(), in the helper process when one is set. */
+static sp_run *read_aggregates(const char *path, GCancellable *cancellable, int *status)
+{
+    sp_agg_opts opts = {.flags = SP_VIEWER_AGG_FLAGS};
+    if (!read_helper || !sp_h5_isolation_enabled())
+        return sp_run_read(path, &opts, NULL, false, status);
+    /* posix_spawn, not fork: this runs in a worker thread of a GTK process. */
+    char flags[16];
+    snprintf(flags, sizeof flags, "%u", opts.flags);
+    const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, flags, NULL};
+    /* Cancelling the load (a new file, the window closed) kills the helper. */
+    int cancel_fd = cancellable ? g_cancellable_get_fd(cancellable) : -1;
+    sp_h5_isolation how = {argv, 0, cancel_fd};
+    sp_run *run = sp_run_read(path, &opts, &how, true, status);
+    if (cancel_fd >= 0)
+        g_cancellable_release_fd(cancellable);
+    return run;
+}
+
 static SpRunDocument *load(const char *path, GCancellable *cancellable, GError **error)
 {
     g_return_val_if_fail(path != NULL, NULL);
     gint64 begin = g_get_monotonic_time();
     int status = 0;
-    sp_run *run;
-    if (read_helper && sp_h5_isolation_enabled()) {
-        /* posix_spawn, not fork: this runs in a worker thread of a GTK
-         * process. */
-        const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, NULL};
-        /* Cancelling the load (a new file, the window closed) kills the helper. */
-        int cancel_fd = cancellable ? g_cancellable_get_fd(cancellable) : -1;
-        sp_h5_isolation how = {argv, 0, cancel_fd};
-        run = sp_h5_read_isolated(path, &how, &status);
-        if (cancel_fd >= 0)
-            g_cancellable_release_fd(cancellable);
-    } else {
-        run = sp_h5_read(path, &status);
-    }
+    sp_run *run = read_aggregates(path, cancellable, &status);
     if (!run) {
         sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
         return NULL;
     }
-    double read_s = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
-    g_autofree char *base = g_path_get_basename(path);
-    SpRunDocument *self = g_object_new(SP_TYPE_RUN_DOCUMENT, NULL);
-    self->run = run;
-    self->path = g_strdup(path);
-    self->display_name = sp_viewer_text_dup(base); /* a file name may hold any byte */
-    self->read_s = read_s;
-    if (!prepare(self, error)) {
-        g_object_unref(self);
-        return NULL;
+    gint64 passed = g_get_monotonic_time();
+    /* The file again, in this process, for windows of calls: the pass
+     * validated it. Without it (or if it changed meanwhile) the timeline
+     * still draws from the index. */
+    int st = 0;
+    SpRunSource *source = sp_run_source_new(path, &st);
+    if (source && !sp_run_source_matches(source, run->agg)) {
+        sp_run_source_unref(source);
+        source = NULL;
     }
+    gint64 opened = g_get_monotonic_time();
+    g_autofree char *base = g_path_get_basename(path);
+    SpRunDocument *self = document_new(run, source, path, base, error);
+    if (!self)
+        return NULL;
+    self->pass_s = (double)(passed - begin) / G_USEC_PER_SEC;
+    self->open_s = (double)(opened - passed) / G_USEC_PER_SEC;
     self->load_seconds = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
     return self;
+}
+
+sp_run *sp_run_document_read_calls(SpRunDocument *self, GError **error)
+{
+    if (!self->path) {
+        g_set_error(error, SP_VIEWER_ERROR, SP_VIEWER_ERROR_NOTSUP, "the run has no file");
+        return NULL;
+    }
+    int status = 0;
+    sp_run *run;
+    if (read_helper && sp_h5_isolation_enabled()) {
+        const char *const argv[] = {read_helper, SP_VIEWER_READ_CALLS_HELPER_OPTION, NULL};
+        sp_h5_isolation how = {argv, 0, -1};
+        run = sp_h5_read_isolated(self->path, &how, &status);
+    } else {
+        run = sp_h5_read(self->path, &status);
+    }
+    if (!run)
+        sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
+    return run;
 }
 
 static void load_thread(GTask *task, gpointer source, gpointer task_data,
@@ -231,14 +312,15 @@ const char *sp_run_document_get_path(SpRunDocument *self) { return self->path; }
 const char *sp_run_document_get_display_name(SpRunDocument *self) { return self->display_name; }
 double sp_run_document_get_load_seconds(SpRunDocument *self) { return self->load_seconds; }
 guint64 sp_run_document_get_total_calls(SpRunDocument *self) { return self->total_calls; }
-const sp_timeline *sp_run_document_get_timeline(SpRunDocument *self) { return self->timeline; }
+const sp_agg *sp_run_document_get_agg(SpRunDocument *self) { return self->run->agg; }
+SpRunSource *sp_run_document_get_source(SpRunDocument *self) { return self->source; }
 
-void sp_run_document_get_load_breakdown(SpRunDocument *self, double *read_s,
-                                        double *analyze_s, double *index_s)
+void sp_run_document_get_load_breakdown(SpRunDocument *self, double *pass_s, double *open_s,
+                                        double *prepare_s)
 {
-    *read_s = self->read_s;
-    *analyze_s = self->analyze_s;
-    *index_s = self->index_s;
+    *pass_s = self->pass_s;
+    *open_s = self->open_s;
+    *prepare_s = self->prepare_s;
 }
 gint64 sp_run_document_get_t0_ns(SpRunDocument *self) { return self->t0_ns; }
 gint64 sp_run_document_get_t1_ns(SpRunDocument *self) { return self->t1_ns; }

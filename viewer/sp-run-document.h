@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp-run-document.h - one opened run: the analyzed sp_run plus what the
- * viewer derives from it once, off the main thread (per-region imbalance, the
- * timeline's level-of-detail index). Immutable after loading, so pages can
- * share it freely.
+ * sp-run-document.h - one opened run, read aggregate-first: the run's
+ * header with the aggregates of one streaming pass attached (no calls:
+ * analysis/sp_run_read.h), what the viewer derives from them once off the
+ * main thread (per-region imbalance, figures, escaped names), and the file
+ * open in this process for windows of calls (sp-run-source.h), which the
+ * timeline loads on demand. Immutable after loading, so pages can share it
+ * freely.
  */
 #ifndef SP_RUN_DOCUMENT_H
 #define SP_RUN_DOCUMENT_H
 
 #include <gio/gio.h>
 
+#include "sp-run-source.h"
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_figures.h"
 #include "sp_model.h"
@@ -20,16 +25,25 @@ G_BEGIN_DECLS
 #define SP_TYPE_RUN_DOCUMENT (sp_run_document_get_type())
 G_DECLARE_FINAL_TYPE(SpRunDocument, sp_run_document, SP, RUN_DOCUMENT, GObject)
 
+/* What the viewer asks of the aggregate pass: the timeline's lanes and
+ * level-of-detail index, and each region's duration over time. */
+#define SP_VIEWER_AGG_FLAGS (SP_AGG_LANES | SP_AGG_LOD | SP_AGG_SERIES)
+
 /* How documents read their files. With a helper program set (the viewer
- * sets itself: `scope-profiler-viewer --read-helper FILE`), every file is read
- * in a helper process (sp_h5_read_isolated): a file that crashes or hangs
- * libhdf5 becomes a load error. Without one (tests that link the viewer
- * library), or with SCOPE_PROFILER_READ_ISOLATION=0, files are read in the
- * loading thread. */
+ * sets itself), every file's pass runs in a helper process
+ * (`scope-profiler-viewer --read-helper FLAGS FILE`: sp_run_read() with
+ * isolation, only the header and the aggregates come back): a file that
+ * crashes or hangs libhdf5 becomes a load error. Then the file is opened in
+ * this process for windows of calls (the helper validated it). Without a
+ * helper (tests that link the viewer library), or with
+ * SCOPE_PROFILER_READ_ISOLATION=0, the pass runs in the loading thread.
+ * `--read-calls-helper FILE` reads a whole run in the helper (what a
+ * comparison needs while analysis/sp_compare.h compares calls). */
 #define SP_VIEWER_READ_HELPER_OPTION "--read-helper"
+#define SP_VIEWER_READ_CALLS_HELPER_OPTION "--read-calls-helper"
 void sp_run_document_set_read_helper(const char *program);
 
-/* Read, analyze and index the file at path (blocking). */
+/* Read the file at path aggregate-first and open it for windows (blocking). */
 SpRunDocument *sp_run_document_load(const char *path, GError **error);
 
 /* The same in a worker thread (GTask); the callback runs on the caller's
@@ -38,9 +52,16 @@ void sp_run_document_load_async(GFile *file, GCancellable *cancellable,
                                 GAsyncReadyCallback callback, gpointer user_data);
 SpRunDocument *sp_run_document_load_finish(GAsyncResult *result, GError **error);
 
-/* Wrap an in-memory run (takes ownership; analyzes it). */
+/* Wrap an in-memory run with its calls (takes ownership): its pass runs in
+ * memory, and windows come from its calls. */
 SpRunDocument *sp_run_document_new_for_run(sp_run *run, const char *display_name,
                                            GError **error);
+
+/* A state of a run being followed (sp-viewer-follow.c): run has its
+ * aggregates attached (taken), src is the file open in this process
+ * (referenced), read_s what the refresh took. */
+SpRunDocument *sp_run_document_new_followed(sp_run *run, SpRunSource *src, const char *path,
+                                            double read_s, GError **error);
 
 const sp_run *sp_run_document_get_run(SpRunDocument *self);
 /* The file's path, or NULL for an in-memory run. */
@@ -48,15 +69,27 @@ const char *sp_run_document_get_path(SpRunDocument *self);
 /* The file name shown in titles ("run.h5"), escaped for display
  * (sp-viewer-text.h). */
 const char *sp_run_document_get_display_name(SpRunDocument *self);
-/* Wall time spent reading + analyzing + indexing, seconds. */
+/* Wall time spent loading, seconds. */
 double sp_run_document_get_load_seconds(SpRunDocument *self);
-/* Of which: reading the file, sp_run_analyze(), building the timeline index. */
-void sp_run_document_get_load_breakdown(SpRunDocument *self, double *read_s,
-                                        double *analyze_s, double *index_s);
+/* Of which: the pass (reading every event, in the helper process when
+ * isolated), opening the file for windows (header, block tables, their
+ * index), deriving the viewer's figures. */
+void sp_run_document_get_load_breakdown(SpRunDocument *self, double *pass_s, double *open_s,
+                                        double *prepare_s);
 guint64 sp_run_document_get_total_calls(SpRunDocument *self);
 
-/* The timeline's level-of-detail index, built while loading. */
-const sp_timeline *sp_run_document_get_timeline(SpRunDocument *self);
+/* The aggregates (run->agg). */
+const sp_agg *sp_run_document_get_agg(SpRunDocument *self);
+
+/* The file open for windows of calls, or NULL (it could not be opened, or
+ * it changed since the pass): the timeline then draws from the index only. */
+SpRunSource *sp_run_document_get_source(SpRunDocument *self);
+
+/* The run with every call, read anew (in the helper process when
+ * isolated): for what still needs calls (a comparison, while
+ * analysis/sp_compare.h compares calls; within the read limit). A new run
+ * the caller frees; NULL with error. Any thread. */
+sp_run *sp_run_document_read_calls(SpRunDocument *self, GError **error);
 
 /* Run time span (all ranks, clock offsets applied), ns. Both 0 without calls. */
 gint64 sp_run_document_get_t0_ns(SpRunDocument *self);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sp-timeline-chart.c - the interactive timeline widget. All the drawing is
- * plots/ sp_timeline_draw(); this file only turns input into a view window. */
+ * plots/ sp_timeline_draw() and the windows it draws come from the loader;
+ * this file turns input into a view and clicks into a selected call. */
 #include "sp-timeline-chart.h"
 
 #include <string.h>
@@ -20,9 +21,16 @@ struct _SpTimelineChart {
     GtkWidget parent_instance;
 
     SpRunDocument *doc;
-    const sp_timeline *tl;
+    SpTimelineLoader *loader;
+    sp_timeline *tl;      /* the loader's */
     sp_timeline_view view;
     gint64 limit_ns;
+    int selected_region;
+    char *selected_text;  /* markup of the selected call */
+    /* A click on a box of the index waits for its window. */
+    gboolean click_pending;
+    double click_x, click_y;
+    sp_timeline_view click_view;
 
     GtkAdjustment *hadj, *vadj;
     gboolean updating_adjustments;
@@ -41,7 +49,7 @@ static void chart_iface_init(SpChartInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpTimelineChart, sp_timeline_chart, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_CHART, chart_iface_init))
 
-enum { SIGNAL_CALL_ACTIVATED, SIGNAL_VIEW_CHANGED, N_SIGNALS };
+enum { SIGNAL_CALL_ACTIVATED, SIGNAL_VIEW_CHANGED, SIGNAL_WINDOWS_LOADED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* ---- geometry helpers ---- */
@@ -184,6 +192,8 @@ static int chart_draw(SpChart *chart, cairo_t *cr, double w, double h, const sp_
     SpTimelineChart *self = SP_TIMELINE_CHART(chart);
     if (!self->tl)
         return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
+    /* The windows this view needs, asked for before drawing what is there. */
+    sp_timeline_loader_update(self->loader, &self->view, w, h, st);
     return sp_timeline_draw(cr, w, h, self->tl, &self->view, st);
 }
 
@@ -324,16 +334,174 @@ static void on_drag_end(GtkGestureDrag *gesture, double dx, double dy, SpTimelin
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
-static gboolean hit_test(SpTimelineChart *self, double x, double y, sp_timeline_hit_info *hit)
+static sp_timeline_hit_kind hit_test(SpTimelineChart *self, double x, double y,
+                                     sp_timeline_hit_info *hit)
 {
     memset(hit, 0, sizeof *hit);
     if (!self->tl)
-        return FALSE;
+        return SP_TIMELINE_HIT_NONE;
     sp_plot_style st;
     widget_style(self, &st);
     return sp_timeline_hit(self->tl, gtk_widget_get_width(GTK_WIDGET(self)),
-                           gtk_widget_get_height(GTK_WIDGET(self)), &self->view, &st, x, y,
-                           hit) == SP_TIMELINE_HIT_CALL;
+                           gtk_widget_get_height(GTK_WIDGET(self)), &self->view, &st, x, y, hit);
+}
+
+static char *describe_window_call(SpTimelineChart *self, const sp_timeline_hit_info *hit);
+
+static void clear_selection(SpTimelineChart *self)
+{
+    self->view.selected.depth = -1;
+    self->selected_region = -1;
+    g_clear_pointer(&self->selected_text, g_free);
+    self->click_pending = FALSE;
+}
+
+char *sp_timeline_chart_describe_call(SpTimelineChart *self, size_t lane, gint64 call)
+{
+    const sp_window *w = self->tl ? sp_timeline_lane_window(self->tl, lane) : NULL;
+    if (!w || call < 0 || (size_t)call >= w->n)
+        return NULL;
+    gint64 origin = sp_timeline_origin_ns(self->tl);
+    sp_timeline_hit_info hit = {.kind = SP_TIMELINE_HIT_CALL, .lane = lane,
+                                .rank = (int32_t)w->rank, .thread = w->thread,
+                                .depth = (int32_t)w->depth[call], .call = call,
+                                .region = w->region[call], .start_ns = w->start_ns[call] - origin,
+                                .end_ns = w->end_ns[call] - origin};
+    return describe_window_call(self, &hit);
+}
+
+/* The description of a call of a lane's window (markup). */
+static char *describe_window_call(SpTimelineChart *self, const sp_timeline_hit_info *hit)
+{
+    const sp_window *w = sp_timeline_lane_window(self->tl, hit->lane);
+    if (!w || hit->call < 0 || (size_t)hit->call >= w->n)
+        return NULL;
+    const sp_run *run = sp_timeline_run(self->tl);
+    const sp_rank_data *rk = &run->ranks[hit->rank];
+    int region = w->region[hit->call];
+    g_autofree char *dur = sp_format_duration((double)(hit->end_ns - hit->start_ns) * 1e-9);
+    g_autofree char *at = sp_format_duration((double)hit->start_ns * 1e-9);
+    const sp_thread_info *ti = hit->thread >= 0 && (size_t)hit->thread < rk->nthreads
+                                   ? &rk->threads[hit->thread]
+                                   : NULL;
+    g_autofree char *thread = ti && ti->name ? sp_viewer_text_dup(ti->name)
+                                             : g_strdup_printf("thread %d", hit->thread);
+    /* Call path: the window keeps every ancestor of a call it holds. */
+    GPtrArray *names = g_ptr_array_new();
+    SpRunDocument *doc = self->doc;
+    for (gint64 c = hit->call; c >= 0 && names->len < 64; c = w->parent[c])
+        g_ptr_array_add(names, (char *)sp_run_document_get_region_label(doc, w->region[c]));
+    GString *path = g_string_new(NULL);
+    if (w->depth[hit->call] + 1 > names->len)
+        g_string_append(path, "… › ");
+    for (guint i = names->len; i > 0; i--) {
+        g_autofree char *esc = g_markup_escape_text(g_ptr_array_index(names, i - 1), -1);
+        g_string_append_printf(path, "%s%s", i == names->len ? "" : " › ", esc);
+    }
+    g_ptr_array_unref(names);
+    g_autofree char *name = g_markup_escape_text(sp_run_document_get_region_label(doc, region), -1);
+    g_autofree char *thread_esc = g_markup_escape_text(thread, -1);
+    /* Estimates say so (sp_figures.h): a sampled call's bounds are known to
+     * about one sampling period. */
+    sp_fig_kind kind = sp_region_fig_kind(run, region);
+    const char *note = kind == SP_FIG_ESTIMATE
+                           ? "\n<i>Estimated from call-stack samples (± one sampling period)</i>"
+                       : kind == SP_FIG_LOWER_BOUND
+                           ? "\n<i>Tracing was throttled: later calls are not recorded</i>"
+                           : "";
+    char *text = g_strdup_printf("<b>%s</b>\n"
+                                 "Duration: %s%s\n"
+                                 "Started at: %s\n"
+                                 "Rank %d · %s\n"
+                                 "<span size='small'>%s</span>%s",
+                                 name, kind == SP_FIG_ESTIMATE ? "~" : "", dur, at, hit->rank,
+                                 thread_esc, path->str, note);
+    g_string_free(path, TRUE);
+    return text;
+}
+
+/* The description of a box of the index (markup). */
+static char *describe_index_box(SpTimelineChart *self, const sp_timeline_hit_info *hit)
+{
+    const char *label = sp_run_document_get_region_label(self->doc, hit->region);
+    if (!label)
+        return NULL;
+    g_autofree char *name = g_markup_escape_text(label, -1);
+    return g_strdup_printf("<b>%s</b>\nRank %d · thread %d\n"
+                           "<span size='small'>Many calls share these pixels: zoom in, or "
+                           "click to load the call here</span>",
+                           name, hit->rank, hit->thread);
+}
+
+char *sp_timeline_chart_describe_at(SpTimelineChart *self, double x, double y)
+{
+    sp_timeline_hit_info hit;
+    switch (hit_test(self, x, y, &hit)) {
+    case SP_TIMELINE_HIT_CALL:
+        return describe_window_call(self, &hit);
+    case SP_TIMELINE_HIT_INDEX:
+        return describe_index_box(self, &hit);
+    case SP_TIMELINE_HIT_LANE:
+        if (sp_timeline_chart_is_overview(self))
+            return g_strdup_printf("<b>Rank %d</b> · thread %d\n<span size='small'>Click to "
+                                   "show its lanes</span>", hit.rank, hit.thread);
+        return NULL;
+    default:
+        return NULL;
+    }
+}
+
+static void zoom_to(SpTimelineChart *self, gint64 s, gint64 e)
+{
+    gint64 pad = MAX((e - s) / 10, MIN_SPAN_NS / 2);
+    sp_timeline_chart_set_window(self, s - pad, e + pad);
+}
+
+void sp_timeline_chart_click(SpTimelineChart *self, double x, double y, int n_press)
+{
+    if (!self->tl)
+        return;
+    sp_timeline_hit_info hit;
+    sp_timeline_hit_kind kind = hit_test(self, x, y, &hit);
+    if (kind == SP_TIMELINE_HIT_LANE && sp_timeline_chart_is_overview(self)) {
+        sp_timeline_chart_show_lane(self, hit.lane); /* zoom into the rank */
+        return;
+    }
+    if (kind == SP_TIMELINE_HIT_INDEX) {
+        double p = (double)(self->view.t1_ns - self->view.t0_ns) /
+                   MAX(gtk_widget_get_width(GTK_WIDGET(self)), 1);
+        if (n_press == 2) {
+            zoom_to(self, hit.t_ns - (gint64)(4 * p), hit.t_ns + (gint64)(4 * p));
+            return;
+        }
+        /* Which call is it: load the window there, then click again. */
+        self->click_pending = TRUE;
+        self->click_x = x;
+        self->click_y = y;
+        self->click_view = self->view;
+        sp_timeline_loader_request_point(self->loader, hit.lane, hit.t_ns, p);
+        return;
+    }
+    if (kind != SP_TIMELINE_HIT_CALL) {
+        if (n_press == 1) {
+            clear_selection(self);
+            gtk_widget_queue_draw(GTK_WIDGET(self));
+            g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, FALSE);
+        }
+        return;
+    }
+    if (n_press == 2) { /* zoom to the call, with a margin of a tenth each side */
+        zoom_to(self, hit.start_ns, hit.end_ns);
+        return;
+    }
+    self->click_pending = FALSE;
+    g_free(self->selected_text);
+    self->selected_text = describe_window_call(self, &hit);
+    self->selected_region = hit.region;
+    self->view.selected = (sp_timeline_call_ref){hit.rank, hit.thread, hit.depth, hit.start_ns,
+                                                 hit.end_ns};
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, TRUE);
 }
 
 static void on_click_released(GtkGestureClick *gesture, int n_press, double x, double y,
@@ -341,29 +509,25 @@ static void on_click_released(GtkGestureClick *gesture, int n_press, double x, d
 {
     if (self->drag_moved || !self->tl)
         return;
-    sp_timeline_hit_info hit;
-    if (!hit_test(self, x, y, &hit)) {
-        if (n_press == 1) {
-            self->view.selected_call = -1;
-            gtk_widget_queue_draw(GTK_WIDGET(self));
-            g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, -1, (gint64)-1);
-        }
-        return;
-    }
-    if (n_press == 2) {
-        /* Double click: zoom to the call, with a margin of a tenth each side. */
-        const sp_rank_data *rk = &sp_timeline_run(self->tl)->ranks[hit.rank];
-        gint64 origin = sp_timeline_origin_ns(self->tl);
-        gint64 s = rk->start_ns[hit.call] + rk->clock_offset_ns - origin;
-        gint64 e = rk->end_ns[hit.call] + rk->clock_offset_ns - origin;
-        gint64 pad = MAX((e - s) / 10, MIN_SPAN_NS / 2);
-        sp_timeline_chart_set_window(self, s - pad, e + pad);
-        return;
-    }
-    self->view.selected_rank = hit.rank;
-    self->view.selected_call = hit.call;
+    sp_timeline_chart_click(self, x, y, n_press);
+}
+
+/* Windows arrived: redraw, and finish a click that waited for one. */
+static void on_windows(gpointer data)
+{
+    SpTimelineChart *self = data;
     gtk_widget_queue_draw(GTK_WIDGET(self));
-    g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, hit.rank, (gint64)hit.call);
+    if (self->click_pending) {
+        gboolean same = self->click_view.t0_ns == self->view.t0_ns &&
+                        self->click_view.t1_ns == self->view.t1_ns &&
+                        self->click_view.scroll_y == self->view.scroll_y;
+        sp_timeline_hit_info hit;
+        if (!same)
+            self->click_pending = FALSE;
+        else if (hit_test(self, self->click_x, self->click_y, &hit) == SP_TIMELINE_HIT_CALL)
+            sp_timeline_chart_click(self, self->click_x, self->click_y, 1);
+    }
+    g_signal_emit(self, signals[SIGNAL_WINDOWS_LOADED], 0);
 }
 
 static gboolean on_key_pressed(GtkEventControllerKey *controller, guint keyval, guint keycode,
@@ -392,73 +556,23 @@ static gboolean on_key_pressed(GtkEventControllerKey *controller, guint keyval, 
         scroll_lanes(self, gtk_adjustment_get_step_increment(self->vadj));
         return TRUE;
     case GDK_KEY_Escape:
-        if (self->view.selected_call < 0)
+        if (self->view.selected.depth < 0)
             return FALSE;
-        self->view.selected_call = -1;
+        clear_selection(self);
         gtk_widget_queue_draw(GTK_WIDGET(self));
-        g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, -1, (gint64)-1);
+        g_signal_emit(self, signals[SIGNAL_CALL_ACTIVATED], 0, FALSE);
         return TRUE;
     default:
         return FALSE;
     }
 }
 
-char *sp_timeline_chart_describe_call(SpTimelineChart *self, int rank, gint64 call)
-{
-    g_return_val_if_fail(self->tl, NULL);
-    const sp_run *run = sp_timeline_run(self->tl);
-    if (rank < 0 || (size_t)rank >= run->nranks || call < 0 ||
-        (guint64)call >= run->ranks[rank].ncalls)
-        return NULL;
-    const sp_rank_data *rk = &run->ranks[rank];
-    int region = rk->region[call];
-    g_autofree char *dur = sp_format_duration((double)(rk->end_ns[call] - rk->start_ns[call]) * 1e-9);
-    gint64 start = rk->start_ns[call] + rk->clock_offset_ns - sp_timeline_origin_ns(self->tl);
-    g_autofree char *at = sp_format_duration((double)start * 1e-9);
-    const sp_thread_info *ti = rk->thread[call] >= 0 && (size_t)rk->thread[call] < rk->nthreads
-                                   ? &rk->threads[rk->thread[call]]
-                                   : NULL;
-    g_autofree char *thread = ti && ti->name ? sp_viewer_text_dup(ti->name)
-                                             : g_strdup_printf("thread %d", rk->thread[call]);
-    /* Call path: walk the parents up to the top-level call. */
-    GPtrArray *names = g_ptr_array_new();
-    SpRunDocument *doc = self->doc;
-    for (gint64 c = call; c >= 0 && names->len < 64; c = rk->parent[c])
-        g_ptr_array_add(names, (char *)sp_run_document_get_region_label(doc, rk->region[c]));
-    GString *path = g_string_new(NULL);
-    for (guint i = names->len; i > 0; i--) {
-        g_autofree char *esc = g_markup_escape_text(g_ptr_array_index(names, i - 1), -1);
-        g_string_append_printf(path, "%s%s", path->len ? " › " : "", esc);
-    }
-    g_ptr_array_unref(names);
-    g_autofree char *name = g_markup_escape_text(sp_run_document_get_region_label(doc, region), -1);
-    g_autofree char *thread_esc = g_markup_escape_text(thread, -1);
-    /* Estimates say so (sp_figures.h): a sampled call's bounds are known to
-     * about one sampling period. */
-    sp_fig_kind kind = sp_region_fig_kind(run, region);
-    const char *note = kind == SP_FIG_ESTIMATE
-                           ? "\n<i>Estimated from call-stack samples (± one sampling period)</i>"
-                       : kind == SP_FIG_LOWER_BOUND
-                           ? "\n<i>Tracing was throttled: later calls are not recorded</i>"
-                           : "";
-    char *text = g_strdup_printf("<b>%s</b>\n"
-                                 "Duration: %s%s\n"
-                                 "Started at: %s\n"
-                                 "Rank %d · %s\n"
-                                 "<span size='small'>%s</span>%s",
-                                 name, kind == SP_FIG_ESTIMATE ? "~" : "", dur, at, rank,
-                                 thread_esc, path->str, note);
-    g_string_free(path, TRUE);
-    return text;
-}
-
 static gboolean on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard,
                                  GtkTooltip *tooltip, SpTimelineChart *self)
 {
-    sp_timeline_hit_info hit;
-    if (keyboard || self->drag != DRAG_NONE || !hit_test(self, x, y, &hit))
+    if (keyboard || self->drag != DRAG_NONE)
         return FALSE;
-    g_autofree char *text = sp_timeline_chart_describe_call(self, hit.rank, hit.call);
+    g_autofree char *text = sp_timeline_chart_describe_at(self, x, y);
     if (!text)
         return FALSE;
     gtk_tooltip_set_markup(tooltip, text);
@@ -488,6 +602,8 @@ static void sp_timeline_chart_dispose(GObject *object)
 {
     SpTimelineChart *self = SP_TIMELINE_CHART(object);
     self->tl = NULL;
+    g_clear_pointer(&self->loader, sp_timeline_loader_free);
+    g_clear_pointer(&self->selected_text, g_free);
     g_clear_object(&self->doc);
     if (self->hadj)
         g_signal_handlers_disconnect_by_data(self->hadj, self);
@@ -511,7 +627,10 @@ static void sp_timeline_chart_class_init(SpTimelineChartClass *klass)
 
     signals[SIGNAL_CALL_ACTIVATED] =
         g_signal_new("call-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
-                     NULL, NULL, G_TYPE_NONE, 2, G_TYPE_INT, G_TYPE_INT64);
+                     NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+    signals[SIGNAL_WINDOWS_LOADED] = g_signal_new("windows-loaded", G_TYPE_FROM_CLASS(klass),
+                                                  G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                                  G_TYPE_NONE, 0);
     signals[SIGNAL_VIEW_CHANGED] = g_signal_new("view-changed", G_TYPE_FROM_CLASS(klass),
                                                 G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                 G_TYPE_NONE, 0);
@@ -522,8 +641,8 @@ static void sp_timeline_chart_init(SpTimelineChart *self)
     GtkWidget *w = GTK_WIDGET(self);
     sp_timeline_view_init(&self->view, NULL);
     self->view.note_hidden_lanes = false; /* the chart scrolls to every lane */
-    self->view.selected_call = -1;
     self->view.highlight_region = -1;
+    self->selected_region = -1;
     self->hadj = g_object_ref_sink(gtk_adjustment_new(0, 0, 1, 1, 1, 1));
     self->vadj = g_object_ref_sink(gtk_adjustment_new(0, 0, 1, 1, 1, 1));
     g_signal_connect(self->hadj, "value-changed", G_CALLBACK(on_hadj_changed), self);
@@ -577,12 +696,22 @@ void sp_timeline_chart_set_document(SpTimelineChart *self, SpRunDocument *doc)
     gboolean was_whole = old.t1_ns <= old.t0_ns || (old.t0_ns <= 0 && old.t1_ns >= old_limit);
     if (!g_set_object(&self->doc, doc))
         return;
-    self->tl = doc ? sp_run_document_get_timeline(doc) : NULL;
+    g_clear_pointer(&self->loader, sp_timeline_loader_free);
+    self->tl = NULL;
+    if (doc) {
+        g_autoptr(GError) error = NULL;
+        self->loader = sp_timeline_loader_new(doc, on_windows, self, &error);
+        if (!self->loader)
+            g_warning("timeline: %s", error->message);
+        self->tl = self->loader ? sp_timeline_loader_get_timeline(self->loader) : NULL;
+    }
     int highlight = self->view.highlight_region;
+    sp_timeline_lanes lanes = self->view.lanes;
+    clear_selection(self);
     sp_timeline_view_init(&self->view, self->tl);
     self->view.note_hidden_lanes = false;
-    self->view.selected_call = -1;
     self->view.highlight_region = highlight;
+    self->view.lanes = refresh ? lanes : SP_TIMELINE_LANES_AUTO;
     self->view.t0_ns = 0;
     self->view.t1_ns = time_limit(self);
     if (refresh) {
@@ -606,11 +735,69 @@ void sp_timeline_chart_set_highlight_region(SpTimelineChart *self, int region)
         return;
     self->view.highlight_region = region;
     /* A selected call of another region no longer matches the selection. */
-    if (self->view.selected_call >= 0 && self->tl) {
-        const sp_rank_data *rk = &sp_timeline_run(self->tl)->ranks[self->view.selected_rank];
-        if (rk->region[self->view.selected_call] != region)
-            self->view.selected_call = -1;
-    }
+    if (self->view.selected.depth >= 0 && self->selected_region != region)
+        clear_selection(self);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+void sp_timeline_chart_set_lanes(SpTimelineChart *self, sp_timeline_lanes mode)
+{
+    if (self->view.lanes == mode)
+        return;
+    self->view.lanes = mode;
+    update_adjustments(self);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_signal_emit(self, signals[SIGNAL_VIEW_CHANGED], 0);
+}
+
+sp_timeline_lanes sp_timeline_chart_get_lanes(SpTimelineChart *self) { return self->view.lanes; }
+
+gboolean sp_timeline_chart_is_overview(SpTimelineChart *self)
+{
+    sp_timeline_geometry g;
+    return get_geometry(self, &g) && g.overview;
+}
+
+void sp_timeline_chart_show_lane(SpTimelineChart *self, size_t lane)
+{
+    if (!self->tl || lane >= sp_timeline_lane_count(self->tl))
+        return;
+    sp_plot_style st;
+    widget_style(self, &st);
+    self->view.lanes = SP_TIMELINE_LANES_DETAIL;
+    self->view.scroll_y = sp_timeline_lane_y(self->tl, gtk_widget_get_width(GTK_WIDGET(self)),
+                                             gtk_widget_get_height(GTK_WIDGET(self)), &self->view,
+                                             &st, lane);
+    update_adjustments(self);
+    gtk_widget_queue_draw(GTK_WIDGET(self));
+    g_signal_emit(self, signals[SIGNAL_VIEW_CHANGED], 0);
+}
+
+gboolean sp_timeline_chart_get_selected(SpTimelineChart *self, sp_timeline_call_ref *call,
+                                        int *region)
+{
+    if (self->view.selected.depth < 0)
+        return FALSE;
+    if (call)
+        *call = self->view.selected;
+    if (region)
+        *region = self->selected_region;
+    return TRUE;
+}
+
+const char *sp_timeline_chart_get_selected_text(SpTimelineChart *self)
+{
+    return self->view.selected.depth >= 0 ? self->selected_text : NULL;
+}
+
+sp_timeline *sp_timeline_chart_get_timeline(SpTimelineChart *self) { return self->tl; }
+const sp_timeline_view *sp_timeline_chart_get_view(SpTimelineChart *self) { return &self->view; }
+SpTimelineLoader *sp_timeline_chart_get_loader(SpTimelineChart *self) { return self->loader; }
+
+void sp_timeline_chart_set_arrows(SpTimelineChart *self, const sp_timeline_arrow *arrows, size_t n)
+{
+    self->view.arrows = arrows;
+    self->view.narrows = arrows ? n : 0;
     gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 

@@ -11,6 +11,8 @@ struct _SpTimelinePage {
     SpTimelineChart *chart;
     GtkScrollbar *hscrollbar, *vscrollbar;
     GtkLabel *window_label, *status_label;
+    GtkToggleButton *overview_button;
+    gboolean syncing;
     char *selected_call_text;   /* markup of the last clicked call */
     char *selected_call_region; /* and its region */
 };
@@ -56,21 +58,47 @@ static void update_status(SpTimelinePage *self)
     }
 }
 
-static void on_call_activated(SpTimelineChart *chart, int rank, gint64 call, SpTimelinePage *self)
+static void on_call_activated(SpTimelineChart *chart, gboolean selected, SpTimelinePage *self)
 {
     g_clear_pointer(&self->selected_call_text, g_free);
     g_clear_pointer(&self->selected_call_region, g_free);
     SpRunDocument *doc = sp_timeline_chart_get_document(chart);
-    if (!doc || call < 0) {
+    int region = -1;
+    if (!doc || !selected || !sp_timeline_chart_get_selected(chart, NULL, &region) ||
+        region < 0) {
         sp_session_set_selected_region(self->session, NULL);
         update_status(self);
         return;
     }
     const sp_run *run = sp_run_document_get_run(doc);
-    self->selected_call_text = sp_timeline_chart_describe_call(chart, rank, call);
-    self->selected_call_region = g_strdup(run->region_names[run->ranks[rank].region[call]]);
+    self->selected_call_text = g_strdup(sp_timeline_chart_get_selected_text(chart));
+    self->selected_call_region = g_strdup(run->region_names[region]);
     sp_session_set_selected_region(self->session, self->selected_call_region);
     update_status(self);
+}
+
+/* The overview button shows what is drawn; pressing it switches. */
+static void update_overview_button(SpTimelinePage *self)
+{
+    gboolean ov = sp_timeline_chart_is_overview(self->chart);
+    self->syncing = TRUE;
+    gtk_toggle_button_set_active(self->overview_button, ov);
+    self->syncing = FALSE;
+}
+
+static void on_overview_toggled(GtkToggleButton *button, SpTimelinePage *self)
+{
+    if (self->syncing)
+        return;
+    sp_timeline_chart_set_lanes(self->chart, gtk_toggle_button_get_active(button)
+                                                 ? SP_TIMELINE_LANES_OVERVIEW
+                                                 : SP_TIMELINE_LANES_DETAIL);
+}
+
+static void on_view_changed(SpTimelineChart *chart, SpTimelinePage *self)
+{
+    update_window_label(self);
+    update_overview_button(self);
 }
 
 static void on_selected_region(SpSession *session, GParamSpec *pspec, SpTimelinePage *self)
@@ -153,6 +181,7 @@ static void sp_timeline_page_class_init(SpTimelinePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, vscrollbar);
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, window_label);
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, status_label);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, overview_button);
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
     gtk_widget_class_install_action(wc, "timeline.zoom-in", NULL, action_zoom);
     gtk_widget_class_install_action(wc, "timeline.zoom-out", NULL, action_zoom);
@@ -165,6 +194,7 @@ static void sp_timeline_page_init(SpTimelinePage *self)
     sp_timeline_chart_attach_scrollbar(self->chart, self->hscrollbar);
     sp_timeline_chart_attach_scrollbar(self->chart, self->vscrollbar);
     g_signal_connect(self->chart, "call-activated", G_CALLBACK(on_call_activated), self);
-    g_signal_connect_swapped(self->chart, "view-changed", G_CALLBACK(update_window_label), self);
+    g_signal_connect(self->chart, "view-changed", G_CALLBACK(on_view_changed), self);
+    g_signal_connect(self->overview_button, "toggled", G_CALLBACK(on_overview_toggled), self);
     update_status(self);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sp-viewer-benchmark.h - `--benchmark FILE`: load a run (timed), show it on
- * the timeline page, replay a fixed sequence of zooms and pans, and print the
- * load time and the median / p95 / max frame time (snapshot + render of the
- * timeline widget through the window's GSK renderer).
+ * the timeline page, zoom from the whole run down to single calls and pan at
+ * every level, and print the load time and its parts, the peak resident
+ * memory (viewer and reading helper) and the median / p95 / max frame time
+ * per zoom level and over all (snapshot + render of the timeline widget
+ * through the window's GSK renderer).
  */
 #ifndef SP_VIEWER_BENCHMARK_H
 #define SP_VIEWER_BENCHMARK_H

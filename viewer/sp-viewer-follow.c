@@ -3,26 +3,35 @@
  * sp-viewer-follow.c - showing a run while it records (--follow, File >
  * Follow).
  *
- * A timer ticks every interval; a tick starts a read of the whole file in a
- * worker thread (sp_run_document_load_async: the isolated reader, analysis
- * and the timeline index, never on the main thread) unless one is still in
- * flight, so a slow read delays refreshes instead of piling them up or
- * freezing the window. An in-progress file is a valid run (SCHEMA.md v2,
- * `complete` = 0; the reader notes "file_state" in the metadata), so a plain
- * re-read is all it takes. A new state is shown only when something changed
- * (more calls, or completion); the session keeps the selected region by name
- * and the window keeps its page. Once the file says complete the reads stop
- * and the tick only stats the file: when it is replaced (another run written
- * to the same path), following resumes.
+ * The file is opened once in this process (sp-run-source.h) and a pass
+ * stays open on it (sp_agg_follow): a timer ticks every interval, and a
+ * tick takes in the blocks the recorder appended since the last one
+ * (sp_event_source_refresh) and replays only those
+ * (sp_agg_follow_update), in a worker thread, unless a refresh is still in
+ * flight, so a slow refresh delays the next one instead of piling up or
+ * freezing the window. Each refresh makes a new document from the
+ * aggregates so far on the same source (the timeline reads its windows
+ * from it); its cost grows with what was appended, not with the run. A new
+ * state is shown only when something changed (more calls, or completion);
+ * the session keeps the selected region by name and the window keeps its
+ * page. When the recorder finishes it renames the finished file over the
+ * path: a new inode, so the file is read once more from scratch (isolated,
+ * with the timeline's index) and the reads stop; the tick then only stats
+ * the file, and when it is replaced again (another run written to the same
+ * path), following resumes.
  */
 #include "sp-viewer-window-private.h"
 
 #include <sys/stat.h>
 
+#include "sp-viewer-error.h"
 #include "sp-viewer-format.h"
 
 /* No new calls for this long: say so (the program may be waiting, or dead). */
 #define STALL_US (30 * G_USEC_PER_SEC)
+/* What a refresh asks of the pass (the follower builds no index: windows
+ * serve the timeline of a recording run). */
+#define FOLLOW_FLAGS (SP_AGG_LANES | SP_AGG_SERIES)
 
 static void set_status(SpViewerWindow *self, char *status /* owned */)
 {
@@ -49,7 +58,7 @@ static gboolean stamp_file(const char *path, gint64 stamp[3])
 }
 
 /* The status of a run still recording: live, stalled, or a failed read
- * (short: the header's subtitle holds 48 characters). */
+ * (short: the header's subtitle holds 64 characters). */
 static void update_live_status(SpViewerWindow *self)
 {
     g_autofree char *when = clock_now();
@@ -64,8 +73,8 @@ static void update_live_status(SpViewerWindow *self)
         set_status(self, g_strdup_printf("in progress · %s calls · updated %s", calls, when));
     const char *path = self->follow_path;
     g_autofree char *tip = g_strdup_printf(
-        "Following %s while it records\nRe-read every %.1f s (the last read and analysis took "
-        "%.2f s)%s%s%s",
+        "Following %s while it records\nRefreshed every %.1f s with the calls appended since "
+        "the last refresh (the last took %.3f s)%s%s%s",
         path, self->follow_interval, self->follow_read_s,
         self->follow_changed_us && idle > STALL_US
             ? "\nNo new calls for a while: the program may be waiting, or was killed"
@@ -75,39 +84,86 @@ static void update_live_status(SpViewerWindow *self)
     gtk_widget_set_tooltip_text(self->run_title_box, tip);
 }
 
+/* ---- one refresh, in a worker thread ---- */
+
 typedef struct {
-    SpViewerWindow *self; /* strong ref while reading */
-    GCancellable *reading;
-} FollowRead;
+    char *path;
+    SpRunSource *src;    /* in: the open source (or NULL); out: the one to keep */
+    gint64 inode;        /* out: of the file when src was opened */
+    SpRunDocument *doc;  /* out */
+    GError *error;       /* out */
+} FollowJob;
+
+static void follow_job_free(gpointer p)
+{
+    FollowJob *job = p;
+    g_free(job->path);
+    sp_run_source_unref(job->src);
+    g_clear_object(&job->doc);
+    g_clear_error(&job->error);
+    g_free(job);
+}
+
+/* The next state: new blocks of the open source; or, first, the source
+ * opened; or, when the file is finished, the whole document read the way
+ * any file is (and no source kept: nothing more will come). */
+static void follow_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+    FollowJob *job = data;
+    gint64 begin = g_get_monotonic_time();
+    if (!job->src) {
+        struct stat st;
+        job->inode = stat(job->path, &st) == 0 ? (gint64)st.st_ino : -1;
+        int status = 0;
+        job->src = sp_run_source_new(job->path, &status);
+        if (!job->src) {
+            sp_viewer_set_error(&job->error, status, sp_last_error());
+            return;
+        }
+        if (sp_run_source_complete(job->src)) {
+            g_clear_pointer(&job->src, sp_run_source_unref);
+            job->doc = sp_run_document_load(job->path, &job->error);
+            return;
+        }
+    }
+    int status = 0;
+    sp_run *run = sp_run_source_follow(job->src, FOLLOW_FLAGS, &status);
+    if (!run) {
+        sp_viewer_set_error(&job->error, status, sp_last_error());
+        return;
+    }
+    double read_s = (double)(g_get_monotonic_time() - begin) / G_USEC_PER_SEC;
+    job->doc = sp_run_document_new_followed(run, job->src, job->path, read_s, &job->error);
+}
 
 static void on_follow_read(GObject *source, GAsyncResult *result, gpointer data)
 {
-    FollowRead *fr = data;
-    SpViewerWindow *self = fr->self;
-    g_autoptr(GError) error = NULL;
-    g_autoptr(SpRunDocument) doc = sp_run_document_load_finish(result, &error);
-    gboolean current = self->follow_reading == fr->reading &&
-                       !g_cancellable_is_cancelled(fr->reading);
-    if (current)
-        g_clear_object(&self->follow_reading);
-    g_object_unref(fr->reading);
-    g_free(fr);
-    if (!current) { /* stopped, or replaced by another follow */
-        g_object_unref(self);
+    SpViewerWindow *self = SP_VIEWER_WINDOW(source);
+    FollowJob *job = g_task_get_task_data(G_TASK(result));
+    GCancellable *reading = g_task_get_cancellable(G_TASK(result));
+    gboolean current = self->follow_reading == reading && !g_cancellable_is_cancelled(reading);
+    if (!current) /* stopped, or replaced by another follow */
         return;
+    g_clear_object(&self->follow_reading);
+    if (job->src != self->follow_src) {
+        sp_run_source_unref(self->follow_src);
+        self->follow_src = job->src ? sp_run_source_ref(job->src) : NULL;
+        self->follow_inode = job->inode;
     }
     SpRunDocument *shown = sp_session_get_base(self->session);
+    SpRunDocument *doc = job->doc;
     if (!doc) {
         g_free(self->follow_problem);
-        self->follow_problem = g_strdup(error->message);
+        self->follow_problem = g_strdup(job->error ? job->error->message : "read failed");
+        /* A source that failed is opened anew next time. */
+        g_clear_pointer(&self->follow_src, sp_run_source_unref);
         if (!shown) {
-            g_autofree char *msg = g_strdup_printf(
-                "Waiting for %s to become readable…\n%s", self->follow_path, error->message);
+            g_autofree char *msg = g_strdup_printf("Waiting for %s to become readable…\n%s",
+                                                   self->follow_path, self->follow_problem);
             sp_viewer_window_show_waiting(self, msg);
         } else {
             update_live_status(self);
         }
-        g_object_unref(self);
         return;
     }
     g_clear_pointer(&self->follow_problem, g_free);
@@ -118,46 +174,49 @@ static void on_follow_read(GObject *source, GAsyncResult *result, gpointer data)
     gboolean changed = !shown || calls != self->follow_calls || complete;
     if (calls != self->follow_calls || !self->follow_changed_us)
         self->follow_changed_us = g_get_monotonic_time();
-    if (changed) {
-        self->follow_calls = calls;
-        self->follow_complete = complete;
-        SpRunDocument *docs[1] = {doc};
-        if (complete) {
-            stamp_file(self->follow_path, self->follow_stamp);
-            g_autofree char *n = sp_format_count(calls);
-            g_autofree char *span = sp_format_duration(
-                (double)(sp_run_document_get_t1_ns(doc) - sp_run_document_get_t0_ns(doc)) * 1e-9);
-            set_status(self, g_strdup_printf("run complete · %s calls · wall clock %s", n, span));
-            sp_viewer_window_show_documents(self, docs, 1, !shown);
-            g_autofree char *banner = g_strdup_printf(
-                "The run is complete (%s calls): no longer refreshing.", n);
-            sp_viewer_window_show_banner(self, banner);
-        } else {
-            sp_viewer_window_show_documents(self, docs, 1, !shown);
-            update_live_status(self);
-        }
-        g_signal_emit_by_name(self, "follow-updated", calls, complete);
+    if (!changed) {
+        update_live_status(self);
+        return;
+    }
+    self->follow_calls = calls;
+    self->follow_complete = complete;
+    SpRunDocument *docs[1] = {doc};
+    if (complete) {
+        g_clear_pointer(&self->follow_src, sp_run_source_unref);
+        stamp_file(self->follow_path, self->follow_stamp);
+        g_autofree char *n = sp_format_count(calls);
+        g_autofree char *span = sp_format_duration(
+            (double)(sp_run_document_get_t1_ns(doc) - sp_run_document_get_t0_ns(doc)) * 1e-9);
+        set_status(self, g_strdup_printf("run complete · %s calls · wall clock %s", n, span));
+        sp_viewer_window_show_documents(self, docs, 1, !shown);
+        g_autofree char *banner =
+            g_strdup_printf("The run is complete (%s calls): no longer refreshing.", n);
+        sp_viewer_window_show_banner(self, banner);
     } else {
+        sp_viewer_window_show_documents(self, docs, 1, !shown);
         update_live_status(self);
     }
-    g_object_unref(self);
+    g_signal_emit_by_name(self, "follow-updated", calls, complete);
 }
 
 static void start_read(SpViewerWindow *self)
 {
-    FollowRead *fr = g_new0(FollowRead, 1);
-    fr->self = g_object_ref(self);
+    FollowJob *job = g_new0(FollowJob, 1);
+    job->path = g_strdup(self->follow_path);
+    job->src = self->follow_src ? sp_run_source_ref(self->follow_src) : NULL;
+    job->inode = self->follow_inode;
     self->follow_reading = g_cancellable_new();
-    fr->reading = g_object_ref(self->follow_reading);
-    g_autoptr(GFile) file = g_file_new_for_path(self->follow_path);
-    sp_run_document_load_async(file, self->follow_reading, on_follow_read, fr);
+    GTask *task = g_task_new(self, self->follow_reading, on_follow_read, NULL);
+    g_task_set_task_data(task, job, follow_job_free);
+    g_task_run_in_thread(task, follow_thread);
+    g_object_unref(task);
 }
 
 static gboolean follow_tick(gpointer data)
 {
     SpViewerWindow *self = data;
     if (self->follow_reading)
-        return G_SOURCE_CONTINUE; /* the last read is still going: skip a beat */
+        return G_SOURCE_CONTINUE; /* the last refresh is still going: skip a beat */
     gint64 stamp[3];
     gboolean exists = stamp_file(self->follow_path, stamp);
     if (self->follow_complete) {
@@ -179,6 +238,10 @@ static gboolean follow_tick(gpointer data)
         }
         return G_SOURCE_CONTINUE;
     }
+    /* Another file at the path (the recorder renamed the finished run over
+     * it, or a new run began): open it from scratch. */
+    if (self->follow_src && stamp[0] != self->follow_inode)
+        g_clear_pointer(&self->follow_src, sp_run_source_unref);
     start_read(self);
     return G_SOURCE_CONTINUE;
 }
@@ -189,8 +252,9 @@ void sp_viewer_window_stop_follow(SpViewerWindow *self)
         return;
     g_clear_handle_id(&self->follow_source, g_source_remove);
     if (self->follow_reading)
-        g_cancellable_cancel(self->follow_reading); /* kills the reading helper */
+        g_cancellable_cancel(self->follow_reading); /* its result is dropped */
     g_clear_object(&self->follow_reading);
+    g_clear_pointer(&self->follow_src, sp_run_source_unref);
     g_clear_pointer(&self->follow_path, g_free);
     g_clear_pointer(&self->follow_status, g_free);
     g_clear_pointer(&self->follow_problem, g_free);

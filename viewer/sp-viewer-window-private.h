@@ -28,6 +28,8 @@ struct _SpViewerWindow {
     char *follow_path;
     guint follow_source;            /* the refresh timer */
     GCancellable *follow_reading;   /* the read in flight, or NULL */
+    SpRunSource *follow_src;        /* the recording file open in this process, or NULL */
+    gint64 follow_inode;            /* of the file when follow_src was opened */
     double follow_interval;
     gboolean follow_complete;       /* the file said complete: reads stopped */
     guint64 follow_calls;           /* calls shown */

@@ -105,7 +105,9 @@ static void update_titles(SpViewerWindow *self)
         g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(base));
         title = g_strdup(sp_run_document_get_display_name(base));
         guint64 ncalls = sp_run_document_get_total_calls(base);
-        /* the headline of a run: its wall-clock span */
+        /* The headline of a run: its wall-clock span, then its size, counts
+         * whole (a cut "10…" said nothing of 1,024 ranks): the label cuts at
+         * the end, where the region count and the disturbance stand. */
         /* How disturbed the run was, when the file says (sp_sched.h). */
         sp_sched_summary sched;
         sp_sched_run_summary(run, &sched, NULL);
@@ -114,10 +116,10 @@ static void update_titles(SpViewerWindow *self)
             char text[160];
             snprintf(wait, sizeof wait, " · %s", sp_sched_run_text(run, text, sizeof text));
         }
-        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %zu region%s · %s call%s%s", span,
-                                   run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
-                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s",
-                                   wait);
+        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %s call%s · %zu region%s%s", span,
+                                   run->nranks, run->nranks == 1 ? "" : "s", calls,
+                                   ncalls == 1 ? "" : "s", run->nregions,
+                                   run->nregions == 1 ? "" : "s", wait);
         if (self->follow_status) { /* following: the live state instead */
             g_free(subtitle);
             subtitle = g_strdup(self->follow_status);

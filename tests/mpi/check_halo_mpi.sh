@@ -65,10 +65,16 @@ for n in 4 8; do
   "$cli" plot all "$f" -o "$work/plots$n" >"$work/p$n.txt" 2>"$work/pe$n.txt" || fail "plot all"
   [ "$(grep -c '\.png$' "$work/p$n.txt")" -ge 6 ] || fail "plot all wrote $(cat "$work/p$n.txt")"
   lacks "$work/pe$n.txt" "did not fit" "plot all left timeline lanes out on $n ranks"
-  # ... and a chart too short for them says so
+  # ... and a chart too short for them: 4 lanes fit a row each, so the
+  # detail is drawn and says which lanes it left out; 8 do not, so the
+  # overview (a thin row per lane, every rank on one screen) leaves none out
   "$cli" plot timeline "$f" -o "$work/short$n" --size 1200x260 >/dev/null 2>"$work/ps$n.txt" ||
     fail "plot timeline --size"
-  has "$work/ps$n.txt" "lanes did not fit" "a short timeline says it left lanes out"
+  if [ "$n" = 4 ]; then
+    has "$work/ps$n.txt" "lanes did not fit" "a short timeline says it left lanes out"
+  else
+    lacks "$work/ps$n.txt" "did not fit" "a short timeline's overview left lanes out on $n ranks"
+  fi
 done
 
 # plot-data: colours per region (most time first), the 12 largest clearly

@@ -1,7 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_plots_timeline.c - the prepared timeline: what it draws where, level
- * of detail bounds and colours, hit testing, scrolling, empty runs.
+ * test_plots_timeline.c - the timeline: what it draws where, level of detail
+ * bounds and colours, hit testing, scrolling, empty runs (runs with calls:
+ * every lane gets a window of all its calls); a run read aggregate-first
+ * drawn from its level-of-detail index, then from a window of calls loaded
+ * for a zoomed view (exactly the calls there); the overview of many ranks;
+ * lines between lanes.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,7 +13,10 @@
 
 #include "plot_fixture.h"
 #include "sp_test.h"
+#include "sp_agg.h"
+#include "sp_source_mem.h"
 #include "sp_timeline_private.h"
+#include "sp_window.h"
 
 #define W 1200
 #define H 700
@@ -139,8 +146,9 @@ static void test_highlight_and_selection(void)
     /* Selected: a dark outline along the box's top edge. */
     v.highlight_region = -1;
     size_t before = fx_count_dark(&im, (int)x0 + 2, (int)y, (int)x1 - 2, (int)y + 3, 60);
-    v.selected_rank = 0;
-    v.selected_call = call;
+    v.selected = (sp_timeline_call_ref){0, 0, depth,
+                                        (int64_t)run_time(tl, run, 0, run->ranks[0].start_ns[call]),
+                                        (int64_t)run_time(tl, run, 0, run->ranks[0].end_ns[call])};
     ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
     size_t after = fx_count_dark(&im, (int)x0 + 2, (int)y, (int)x1 - 2, (int)y + 3, 60);
     ASSERT_MSG(after > before + (size_t)(x1 - x0), "outline pixels %zu -> %zu", before, after);
@@ -170,6 +178,8 @@ static void test_hit(void)
     ASSERT_EQ_I(hi.depth, depth);
     ASSERT_EQ_I(hi.call, call);
     ASSERT_EQ_I(hi.region, sp_run_region_id(run, "apply_bc"));
+    ASSERT_EQ_I(hi.start_ns, run_time(tl, run, 0, run->ranks[0].start_ns[call]));
+    ASSERT_EQ_I(hi.end_ns, run_time(tl, run, 0, run->ranks[0].end_ns[call]));
     ASSERT(hi.t_ns >= run_time(tl, run, 0, run->ranks[0].start_ns[call]));
     ASSERT(hi.t_ns <= run_time(tl, run, 0, run->ranks[0].end_ns[call]));
     /* One row up is its parent (solve). */
@@ -205,6 +215,7 @@ static void test_scroll(void)
     ASSERT(tl);
     sp_timeline_view v;
     sp_timeline_view_init(&v, tl);
+    v.lanes = SP_TIMELINE_LANES_DETAIL; /* 16 lanes on 300 units: the overview else */
     const double h = 300;
     sp_timeline_geometry g;
     ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, h, &v, NULL, &g), 0);
@@ -346,9 +357,9 @@ static void test_lod_colours(void)
     }
 }
 
-static void test_depth_from_parents_and_unsorted(void)
+static void test_depth_from_parents(void)
 {
-    /* No depth[] (not analysed), calls stored out of order. */
+    /* No depth[] (not analysed): depths from the parents. */
     sp_run *run = sp_run_new();
     sp_run_set_ranks(run, 1);
     sp_rank_data *rk = &run->ranks[0];
@@ -356,8 +367,8 @@ static void test_depth_from_parents_and_unsorted(void)
     sp_rank_alloc_calls(rk, 3);
     rk->nthreads = 1;
     rk->threads = calloc(1, sizeof *rk->threads);
-    /* 0: outer [0, 1000]; 1: inner [600, 900] (child of 0); 2: inner [100, 400]. */
-    int64_t s[3] = {0, 600, 100}, e[3] = {1000, 900, 400};
+    /* 0: outer [0, 1000]; 1: inner [100, 400] (child of 0); 2: inner [600, 900]. */
+    int64_t s[3] = {0, 100, 600}, e[3] = {1000, 400, 900};
     for (int i = 0; i < 3; i++) {
         rk->start_ns[i] = s[i];
         rk->end_ns[i] = e[i];
@@ -378,10 +389,10 @@ static void test_depth_from_parents_and_unsorted(void)
     sp_timeline_hit_info hi;
     double x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 250);
     ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_CALL);
-    ASSERT_EQ_I(hi.call, 2);
+    ASSERT_EQ_I(hi.call, 1);
     x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 700);
     ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_CALL);
-    ASSERT_EQ_I(hi.call, 1);
+    ASSERT_EQ_I(hi.call, 2);
     x = sp_timeline_ns_to_x(tl, 800, 200, &v, NULL, 500); /* between the two */
     ASSERT_EQ_I(sp_timeline_hit(tl, 800, 200, &v, NULL, x, y, &hi), SP_TIMELINE_HIT_LANE);
     sp_timeline_free(tl);
@@ -424,6 +435,7 @@ static void test_legend_and_hidden_lanes(void)
     ASSERT(tl);
     sp_timeline_view v;
     sp_timeline_view_init(&v, tl);
+    v.lanes = SP_TIMELINE_LANES_DETAIL;
     const double tall = 2000, short_h = 320;
     ASSERT_EQ_U(sp_timeline_lanes_shown(tl, W, tall, &v, NULL), sp_timeline_lane_count(tl));
     size_t shown = sp_timeline_lanes_shown(tl, W, short_h, &v, NULL);
@@ -460,6 +472,249 @@ static void test_legend_and_hidden_lanes(void)
     sp_run_free(run);
 }
 
+
+/* ---- a run read aggregate-first ---- */
+
+/* What sp_run_read gives for a v2 file, made from a run in memory: a header
+ * run with the aggregates (lanes, index) and no calls; *src reads the calls
+ * (windows), keeping `calls` (the caller frees both). */
+static sp_run *aggregate_only(const sp_run *calls, sp_event_source **src)
+{
+    *src = sp_source_mem_new(calls, sp_run_copy_header(calls));
+    sp_agg_opts o = {.flags = SP_AGG_LANES | SP_AGG_LOD};
+    sp_agg *agg = NULL;
+    if (!*src || sp_agg_run(*src, &o, &agg) != 0)
+        return NULL;
+    sp_run *hdr = sp_run_copy_header(calls);
+    if (!hdr || sp_agg_attach(hdr, agg) != 0)
+        return NULL;
+    return hdr;
+}
+
+/* Two threads of nested calls, 200,000 each, so both lanes get an index. */
+static sp_run *big_nested_run(void)
+{
+    sp_run *run = sp_run_new();
+    sp_run_set_ranks(run, 1);
+    sp_rank_data *rk = &run->ranks[0];
+    int32_t step = sp_run_intern_region(run, "step"), work = sp_run_intern_region(run, "work");
+    const size_t per = 200000, n = 2 * per;
+    sp_rank_alloc_calls(rk, n);
+    rk->nthreads = 2;
+    rk->threads = calloc(2, sizeof *rk->threads);
+    size_t i = 0;
+    for (int32_t th = 0; th < 2; th++) {
+        int64_t t = 1000 + th * 7;
+        for (size_t k = 0; k < per / 10; k++) {
+            size_t parent = i;
+            rk->start_ns[i] = t;
+            rk->region[i] = step;
+            rk->thread[i] = th;
+            rk->parent[i++] = -1;
+            t += 5;
+            for (int c = 0; c < 9; c++) {
+                rk->start_ns[i] = t;
+                rk->end_ns[i] = t + 40 + c;
+                rk->region[i] = work;
+                rk->thread[i] = th;
+                rk->parent[i++] = (int64_t)parent;
+                t += 50;
+            }
+            rk->end_ns[parent] = t;
+            t += 3;
+        }
+    }
+    rk->ncalls = i;
+    return run;
+}
+
+static void test_index_then_window(void)
+{
+    sp_run *calls = big_nested_run();
+    sp_event_source *src = NULL;
+    sp_run *run = aggregate_only(calls, &src);
+    ASSERT(run);
+    ASSERT_EQ_U(run->ranks[0].ncalls, 0);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 2);
+    sp_timeline_lane_info li;
+    ASSERT_EQ_I(sp_timeline_lane_info_get(tl, 0, &li), 0);
+    ASSERT(li.has_index);
+    ASSERT_EQ_I(li.depths, 2);
+    ASSERT_EQ_U(li.ncalls, 200000);
+    /* The whole run: from the index, no window anywhere. */
+    fx_image im;
+    fx_image_new(&im, W, H);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    sp_timeline_stats st;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
+    fx_image_save(&im, "test-timeline-index.png");
+    ASSERT_EQ_U(st.index_rows, 4);
+    ASSERT_EQ_U(st.window_rows, 0);
+    ASSERT(!st.overview);
+    /* Both rows of lane 0 are covered in their colours across the run. */
+    sp__tl_layout lay;
+    sp__tl_layout_get(tl, W, H, &v, NULL, &lay);
+    double y0 = lay.data_y + lay.lane_pad + lay.row_h / 2;
+    size_t step_px = fx_count_color(&im, (int)lay.data_x + 5, (int)y0, W - 5, (int)y0 + 1,
+                                    fx_region_color(run, "step", false), 3);
+    size_t work_px = fx_count_color(&im, (int)lay.data_x + 5, (int)(y0 + lay.row_h), W - 5,
+                                    (int)(y0 + lay.row_h) + 1, fx_region_color(run, "work", false), 3);
+    ASSERT_MSG(step_px > (size_t)(lay.data_w * 0.9) && work_px > (size_t)(lay.data_w * 0.9),
+               "step %zu, work %zu of %.0f columns", step_px, work_px, lay.data_w);
+    /* On an index box: its region, no call. */
+    sp_timeline_hit_info hi;
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, lay.data_x + 300, y0 + lay.row_h, &hi),
+                SP_TIMELINE_HIT_INDEX);
+    ASSERT_EQ_I(hi.region, sp_run_region_id(run, "work"));
+    ASSERT_EQ_I(hi.call, -1);
+
+    /* Zoomed to 3 us: the caller loads that range of lane 0, and the lane
+     * draws exactly the calls there, each its own box. */
+    v.t0_ns = sp_timeline_duration_ns(tl) / 2;
+    v.t1_ns = v.t0_ns + 3000;
+    int64_t origin = sp_timeline_origin_ns(tl);
+    sp_window *w = NULL;
+    ASSERT_EQ_I(sp_window_load(src, run->agg, 0, 0, v.t0_ns + origin, v.t1_ns + origin, 0, &w), 0);
+    size_t want = 0;
+    const sp_rank_data *rk = &calls->ranks[0];
+    for (size_t i = 0; i < rk->ncalls; i++)
+        want += rk->thread[i] == 0 && rk->end_ns[i] - origin > v.t0_ns &&
+                rk->start_ns[i] - origin < v.t1_ns;
+    ASSERT(want > 40);
+    sp_timeline_calls *c = sp_timeline_calls_new(tl, w);
+    ASSERT(c);
+    ASSERT_EQ_I(sp_timeline_set_calls(tl, 0, c), 0);
+    ASSERT(sp_timeline_lane_covered(tl, 0, v.t0_ns, v.t1_ns));
+    ASSERT(!sp_timeline_lane_covered(tl, 0, 0, v.t1_ns));
+    v.show_legend = false;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
+    fx_image_save(&im, "test-timeline-window.png");
+    ASSERT_EQ_U(st.window_rows, 2);
+    ASSERT_EQ_U(st.index_rows, 2); /* lane 1 has no window */
+    /* lane 0's boxes: exactly its calls in view, none merged */
+    sp_timeline_stats only0;
+    sp_timeline_set_calls(tl, 1, NULL);
+    sp_timeline_view v0 = v;
+    v0.lanes = SP_TIMELINE_LANES_DETAIL;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v0, NULL, &only0), 0);
+    /* lane 1 from the index: draw without it to count lane 0 alone */
+    size_t lane1 = only0.boxes;
+    sp__tl_lane saved = tl->lanes[1];
+    tl->nlanes = 1;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v0, NULL, &only0), 0);
+    tl->nlanes = 2;
+    tl->lanes[1] = saved;
+    ASSERT_EQ_U(only0.boxes, want);
+    ASSERT_EQ_U(only0.merged_boxes, 0);
+    ASSERT(lane1 > only0.boxes);
+    /* A call of the window is hit with its window index and bounds. */
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, lay.data_x + lay.data_w / 2, y0 + lay.row_h,
+                                &hi),
+                SP_TIMELINE_HIT_CALL);
+    const sp_window *ww = sp_timeline_lane_window(tl, 0);
+    ASSERT(hi.call >= 0 && (size_t)hi.call < ww->n);
+    ASSERT_EQ_I(hi.start_ns, ww->start_ns[hi.call] - origin);
+    ASSERT_EQ_I(ww->depth[hi.call], 1);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+    sp_event_source_free(src);
+    sp_run_free(calls);
+}
+
+/* 96 ranks of one thread: more lanes than fit at one row each, so the
+ * overview: every rank on the screen, a thin row each, coloured by region. */
+static void test_overview(void)
+{
+    sp_run *run = fixture_mock_run(48, 4, 0.3, false); /* 96 lanes */
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 96);
+    fx_image im;
+    fx_image_new(&im, W, H);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    sp_timeline_stats st;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
+    fx_image_save(&im, "test-timeline-overview.png");
+    ASSERT(st.overview);
+    ASSERT_EQ_U(st.lanes_drawn, 96);
+    ASSERT_EQ_U(sp_timeline_lanes_shown(tl, W, H, &v, NULL), 96);
+    sp_timeline_geometry g;
+    ASSERT_EQ_I(sp_timeline_get_geometry(tl, W, H, &v, NULL, &g), 0);
+    ASSERT(g.overview);
+    ASSERT_NEAR(g.content_h, g.data_h, 0.5);
+    /* Each lane's row: the last lane's (rank 47, thread 1: worker_loop >
+     * compute_kernel) at the bottom, hit as its lane. */
+    double lane_h = g.data_h / 96;
+    sp_timeline_hit_info hi;
+    ASSERT_EQ_I(sp_timeline_hit(tl, W, H, &v, NULL, g.data_x + g.data_w / 2,
+                                g.data_y + g.data_h - lane_h / 2, &hi),
+                SP_TIMELINE_HIT_LANE);
+    ASSERT_EQ_I(hi.rank, 47);
+    ASSERT_EQ_I(hi.thread, 1);
+    ASSERT_EQ_I(hi.lane, 95);
+    /* Rows of thread 0 show the innermost regions that fill their pixels:
+     * assemble_matrix (solve's longest child) somewhere, main nowhere
+     * visible under its children. */
+    size_t asm_px = fx_count_color(&im, (int)g.data_x, (int)g.data_y, W, (int)(g.data_y + g.data_h),
+                                   fx_region_color(run, "assemble_matrix", false), 3);
+    ASSERT_MSG(asm_px > 1000, "%zu pixels of assemble_matrix", asm_px);
+    /* More lanes than pixel rows: a pixel row per several lanes, whose
+     * pixels vote (every lane drawn while at most 4 share a row). */
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, 100, tl, &v, NULL, &st), 0);
+    ASSERT(st.overview);
+    ASSERT_MSG(st.rows_drawn < 96 && st.lanes_drawn == 96, "%zu rows, %zu lanes", st.rows_drawn,
+               st.lanes_drawn);
+    /* 8 pixel rows for 96 lanes: 4 of each 12 vote */
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, 8 + 30, tl, &v, NULL, &st), 0);
+    ASSERT_MSG(st.lanes_drawn == 4 * st.rows_drawn, "%zu rows, %zu lanes", st.rows_drawn,
+               st.lanes_drawn);
+    /* Asked for the detail, the lanes scroll instead. */
+    v.lanes = SP_TIMELINE_LANES_DETAIL;
+    ASSERT_EQ_I(sp_timeline_draw_ex(im.cr, W, H, tl, &v, NULL, &st), 0);
+    ASSERT(!st.overview);
+    ASSERT(st.lanes_drawn < 96);
+    /* The detail y of a lane, to scroll it into view. */
+    ASSERT(sp_timeline_lane_y(tl, W, H, &v, NULL, 95) > g.data_h);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
+/* A line from a point of one lane to a point of another, over the boxes. */
+static void test_arrows(void)
+{
+    sp_run *run = fixture_mock_run(2, 4, 0.2, false);
+    ASSERT(run);
+    sp_timeline *tl = sp_timeline_new(run);
+    ASSERT(tl);
+    fx_image im;
+    fx_image_new(&im, W, H);
+    sp_timeline_view v;
+    sp_timeline_view_init(&v, tl);
+    int64_t d = sp_timeline_duration_ns(tl);
+    sp_timeline_arrow a = {0, 0, d / 4, 1, 0, d / 2, {1, 0, 1, 1}}; /* magenta */
+    v.arrows = &a;
+    v.narrows = 1;
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
+    fx_image_save(&im, "test-timeline-arrow.png");
+    double x0 = sp_timeline_ns_to_x(tl, W, H, &v, NULL, (double)d / 4);
+    double x1 = sp_timeline_ns_to_x(tl, W, H, &v, NULL, (double)d / 2);
+    size_t px = fx_count_color(&im, (int)x0, 0, (int)x1, H, a.color, 40);
+    ASSERT_MSG(px > (size_t)(x1 - x0) / 2, "%zu magenta pixels", px);
+    v.narrows = 0;
+    ASSERT_EQ_I(sp_timeline_draw(im.cr, W, H, tl, &v, NULL), 0);
+    ASSERT_EQ_U(fx_count_color(&im, (int)x0, 0, (int)x1, H, a.color, 40), 0);
+    fx_image_free(&im);
+    sp_timeline_free(tl);
+    sp_run_free(run);
+}
+
 int main(void)
 {
     RUN(test_legend_and_hidden_lanes);
@@ -469,7 +724,10 @@ int main(void)
     RUN(test_scroll);
     RUN(test_lod_bounded);
     RUN(test_lod_colours);
-    RUN(test_depth_from_parents_and_unsorted);
+    RUN(test_depth_from_parents);
+    RUN(test_index_then_window);
+    RUN(test_overview);
+    RUN(test_arrows);
     RUN(test_empty);
     return sp_test_summary();
 }

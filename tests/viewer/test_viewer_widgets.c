@@ -174,9 +174,24 @@ static void test_table_selection_updates_ranks(void)
     close_window(win);
 }
 
-static void on_call_activated(SpTimelineChart *chart, int rank, gint64 call, gint64 *out)
+static void on_call_activated(SpTimelineChart *chart, gboolean selected, int *out)
 {
-    *out = call;
+    *out = selected;
+}
+
+/* Draw the chart until its loader has delivered every window the view
+ * asked for (windows are read in the loader's thread). */
+static gboolean wait_windows(SpTimelineChart *chart)
+{
+    for (int i = 0; i < 1000; i++) {
+        gtk_widget_queue_draw(GTK_WIDGET(chart));
+        g_main_context_iteration(NULL, FALSE);
+        SpTimelineLoader *ld = sp_timeline_chart_get_loader(chart);
+        if (ld && i > 2 && sp_timeline_loader_pending(ld) == 0)
+            return TRUE;
+        g_usleep(5000);
+    }
+    return FALSE;
 }
 
 static void test_timeline_click_selects_region(void)
@@ -187,13 +202,17 @@ static void test_timeline_click_selects_region(void)
     sp_viewer_window_set_page(win, "timeline");
     SpTimelinePage *page = SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline"));
     SpTimelineChart *chart = sp_timeline_page_get_chart(page);
-    /* Wait for the chart to be laid out. */
+    /* Wait for the chart to be laid out and its windows to arrive (a small
+     * run: every lane is read whole). */
     ASSERT(wait_allocated(GTK_WIDGET(chart)));
+    ASSERT(wait_windows(chart));
+    const sp_timeline *tl = sp_timeline_chart_get_timeline(chart);
+    for (size_t l = 0; l < sp_timeline_lane_count(tl); l++)
+        ASSERT_MSG(sp_timeline_lane_window(tl, l), "lane %zu has no window", l);
 
-    /* Find a call by hit testing like a click would, then emit the click's
-     * signal path: the page must select that call's region everywhere. */
+    /* Find a call by hit testing as a click does, then click there: the
+     * page must select that call's region everywhere. */
     SpRunDocument *doc = sp_timeline_chart_get_document(chart);
-    const sp_timeline *tl = sp_run_document_get_timeline(doc);
     sp_plot_style st;
     sp_chart_style_for_widget(GTK_WIDGET(chart), &st);
     double w = gtk_widget_get_width(GTK_WIDGET(chart)), h = gtk_widget_get_height(GTK_WIDGET(chart));
@@ -203,24 +222,35 @@ static void test_timeline_click_selects_region(void)
     sp_timeline_chart_get_window(chart, &t0, &t1);
     view.t0_ns = t0;
     view.t1_ns = t1;
+    view.note_hidden_lanes = false;
     sp_timeline_geometry g;
     ASSERT_EQ_I(sp_timeline_get_geometry(tl, w, h, &view, &st, &g), 0);
     sp_timeline_hit_info hit = {0};
     gboolean found = FALSE;
-    for (double y = g.data_y + 2; y < g.data_y + g.data_h && !found; y += 3)
-        found = sp_timeline_hit(tl, w, h, &view, &st, g.data_x + g.data_w / 2, y, &hit) ==
-                SP_TIMELINE_HIT_CALL;
+    double x = g.data_x + g.data_w / 2, y;
+    for (y = g.data_y + 2; y < g.data_y + g.data_h && !found; y += 3)
+        found = sp_timeline_hit(tl, w, h, &view, &st, x, y, &hit) == SP_TIMELINE_HIT_CALL;
     ASSERT(found);
-    gint64 got = -2;
+    int got = -1;
     g_signal_connect(chart, "call-activated", G_CALLBACK(on_call_activated), &got);
-    g_signal_emit_by_name(chart, "call-activated", hit.rank, hit.call);
-    ASSERT_EQ_I(got, hit.call);
+    sp_timeline_chart_click(chart, x, y - 3, 1);
+    ASSERT_EQ_I(got, TRUE);
+    sp_timeline_call_ref ref;
+    int region = -1;
+    ASSERT(sp_timeline_chart_get_selected(chart, &ref, &region));
+    ASSERT_EQ_I(region, hit.region);
+    ASSERT_EQ_I(ref.start_ns, hit.start_ns);
+    ASSERT_EQ_I(ref.depth, hit.depth);
     const sp_run *run = sp_run_document_get_run(doc);
     SpSession *session = sp_viewer_window_get_session(win);
     ASSERT_STREQ(sp_session_get_selected_region(session), run->region_names[hit.region]);
-    g_autofree char *tip = sp_timeline_chart_describe_call(chart, hit.rank, hit.call);
+    const char *tip = sp_timeline_chart_get_selected_text(chart);
     ASSERT_CONTAINS(tip, run->region_names[hit.region]);
     ASSERT_CONTAINS(tip, "Rank");
+    /* A click on empty space clears it. */
+    sp_timeline_chart_click(chart, x, g.data_y + g.data_h - 2, 1);
+    ASSERT_EQ_I(got, FALSE);
+    ASSERT(!sp_timeline_chart_get_selected(chart, NULL, NULL));
     close_window(win);
 }
 
@@ -474,8 +504,7 @@ static void test_timeline_zoom_and_pan(void)
     SpTimelineChart *chart =
         sp_timeline_page_get_chart(SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline")));
     ASSERT(wait_allocated(GTK_WIDGET(chart)));
-    gint64 dur = sp_timeline_duration_ns(
-        sp_run_document_get_timeline(sp_timeline_chart_get_document(chart)));
+    gint64 dur = sp_timeline_duration_ns(sp_timeline_chart_get_timeline(chart));
     gint64 t0, t1;
     sp_timeline_chart_get_window(chart, &t0, &t1);
     ASSERT_EQ_I(t0, 0);
