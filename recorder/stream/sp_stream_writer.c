@@ -68,6 +68,7 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns)
     if (!c->part || c->err) { /* the file failed: keep the pool moving */
         c->lost_calls += c->batch.n / 2;
         sp_v2_events_clear(&c->batch);
+        sp__cons_mpi_drop();
         return;
     }
     uint32_t nd = 0;
@@ -99,8 +100,14 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns)
         .dropped_region = drow,
         .dropped_calls = dcalls,
     };
-    if ((rc = sp_v2_part_append(c->part, &rows, &c->batch)) != 0)
+    sp_v2_mpi_batch mpi;
+    sp__cons_mpi_batch(&mpi);
+    rows.mpi = &mpi;
+    if ((rc = sp_v2_part_append(c->part, &rows, &c->batch)) != 0) {
+        sp__cons_mpi_drop();
         goto done;
+    }
+    sp__cons_mpi_written(&mpi);
     c->rows_written = c->nrows;
     c->threads_written = c->nthreads;
     for (uint32_t i = 0; i < nd; i++)
@@ -189,9 +196,11 @@ int sp__writer_start(const sp__writer_setup *s)
         sp_v2_part_setup ps = {.rank = s->rank, .clock_offset_ns = s->clock_offset_ns,
                                .clock_offset_err_ns = s->clock_offset_err_ns,
                                .rank_meta = s->rank_meta, .p0_ticks = s->p0.ticks,
-                               .p0_ns = s->p0.ns, .compress = sp__cons.compress};
+                               .p0_ns = s->p0.ns, .compress = sp__cons.compress,
+                               .mpi = s->mpi_messages};
         if (frc == 0)
             frc = sp_v2_part_create(sp__cons.part_path, &ps, &sp__cons.part);
+        sp__cons.mpi = frc == 0 && s->mpi_messages;
         if (frc != 0) {
             if (sp__cons.main_created) { /* it would link to a part that is not there */
                 unlink(sp__cons.path);

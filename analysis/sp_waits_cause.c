@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_waits_cause.c - what made the late rank late (sp_waits.h, "Causes"):
+ * for each wait of rank W for rank L, the regions L spent more time in than
+ * W since they last synchronised with each other.
+ *
+ * The only part of the waits analysis that needs the program's calls: the
+ * own time per region of one thread of one rank in a time interval,
+ * interval_regions(), one pass over the calls of that interval found by
+ * binary search in the full-run model (sp_run). A window or streaming
+ * reader can replace it without touching the rest.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_error.h"
+#include "sp_waits_internal.h"
+
+/* A moment a rank synchronised: the end of an MPI call with records, with
+ * one peer (point to point) or with a communicator's members. */
+typedef struct sync_point {
+    int64_t exit;   /* the rank's own clock */
+    int32_t peer;   /* world rank, or -1: collective */
+    int32_t gcomm;  /* the collective's global communicator */
+} sync_point;
+
+static int cmp_sync(const void *a, const void *b)
+{
+    const sync_point *x = a, *y = b;
+    return x->exit < y->exit ? -1 : x->exit > y->exit;
+}
+
+/* How far back to look for the last synchronisation with a given rank;
+ * beyond, the interval starts at the thread's first call. */
+#define SYNC_LOOKBACK 4096
+
+/* The last time rank `me` synchronised with `other` before t (its clock),
+ * or INT64_MIN. */
+static int64_t last_sync(const sp__waits_ctx *c, const sync_point *v, size_t n, int32_t other,
+                         int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) { /* first point ending after t */
+        size_t mid = lo + (hi - lo) / 2;
+        if (v[mid].exit <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (size_t k = 0; lo > 0 && k < SYNC_LOOKBACK; k++) {
+        const sync_point *s = &v[--lo];
+        if (s->peer >= 0 ? s->peer == other : sp__waits_in_comm(c, s->gcomm, other))
+            return s->exit;
+    }
+    return INT64_MIN;
+}
+
+static sync_point *sync_points(const sp__waits_ctx *c, size_t r, size_t *n)
+{
+    const sp_mpi_rank *rk = &c->d->ranks[r];
+    sync_point *v = malloc((rk->p2p.n + rk->coll.n + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < rk->p2p.n; i++)
+        if (rk->p2p.peer[i] >= 0 && rk->p2p.kind[i] != SP_MPI_KIND_PROBE)
+            v[k++] = (sync_point){rk->p2p.done_exit[i], rk->p2p.peer[i], -1};
+    for (size_t i = 0; i < rk->coll.n; i++)
+        v[k++] = (sync_point){rk->coll.exit[i], -1, c->gcomm[r][rk->coll.comm[i]]};
+    qsort(v, k, sizeof *v, cmp_sync);
+    *n = k;
+    return v;
+}
+
+/* ---------------------------------------------------------------- own time in an interval */
+
+/* Own time per region, summed into acc; the regions touched are listed
+ * once each in touched[0..nt) (stamp[g] == gen), so clearing costs what
+ * was touched, not the number of regions. */
+typedef struct region_acc {
+    double *acc;
+    int32_t *touched;
+    uint32_t *stamp, gen;
+    size_t nt, cap;
+} region_acc;
+
+static void acc_add(region_acc *a, int32_t region, double s)
+{
+    if (a->stamp[region] != a->gen) {
+        a->stamp[region] = a->gen;
+        a->touched[a->nt++] = region;
+    }
+    a->acc[region] += s;
+}
+
+static void acc_clear(region_acc *a)
+{
+    for (size_t i = 0; i < a->nt; i++)
+        a->acc[a->touched[i]] = 0.0;
+    a->nt = 0;
+    if (++a->gen == 0) { /* wrapped: no stale stamp may equal it */
+        a->gen = 1;
+        memset(a->stamp, 0, a->cap * sizeof *a->stamp);
+    }
+}
+
+static int64_t overlap(int64_t s, int64_t e, int64_t t0, int64_t t1)
+{
+    int64_t a = s > t0 ? s : t0, b = e < t1 ? e : t1;
+    return b > a ? b - a : 0;
+}
+
+/* The own time per region of `thread` of rank rk in [t0, t1]: each call's
+ * overlap with the interval goes to its region and comes off its parent's.
+ * The calls found are those open at t0 (the ancestors of the last call
+ * started by then) and those started in the interval. */
+static void interval_regions(const sp_rank_data *rk, int32_t thread, int64_t t0, int64_t t1,
+                             region_acc *a)
+{
+    size_t lo = 0, hi = rk->ncalls;
+    while (lo < hi) { /* the thread's first call */
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->thread[mid] < thread)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t first = lo;
+    hi = rk->ncalls;
+    while (lo < hi) { /* the first call of the thread starting after t0 */
+        size_t mid = lo + (hi - lo) / 2;
+        if (rk->thread[mid] == thread && rk->start_ns[mid] <= t0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    size_t next = lo;
+    /* Open at t0: the last call started by then and its ancestors. */
+    if (next > first) {
+        for (int64_t i = (int64_t)next - 1; i >= 0; i = rk->parent[i]) {
+            int64_t ov = overlap(rk->start_ns[i], rk->end_ns[i], t0, t1);
+            if (ov <= 0)
+                continue;
+            acc_add(a, rk->region[i], sp__ns_s(ov));
+            if (rk->parent[i] >= 0)
+                acc_add(a, rk->region[rk->parent[i]], -sp__ns_s(ov));
+        }
+    }
+    for (size_t i = next; i < rk->ncalls && rk->thread[i] == thread && rk->start_ns[i] < t1; i++) {
+        int64_t ov = overlap(rk->start_ns[i], rk->end_ns[i], t0, t1);
+        acc_add(a, rk->region[i], sp__ns_s(ov));
+        if (rk->parent[i] >= 0)
+            acc_add(a, rk->region[rk->parent[i]], -sp__ns_s(ov));
+    }
+}
+
+/* ---------------------------------------------------------------- charging */
+
+typedef struct cause_state {
+    region_acc late, waiter;
+    bool *mpi;               /* regions that are MPI calls: never a cause */
+    /* the late rank's last interval (instances of one collective share it) */
+    int32_t cached_rank, cached_thread;
+    int64_t cached_t0, cached_t1;
+} cause_state;
+
+static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, int64_t w0,
+                  int64_t l0)
+{
+    const sp_run *run = c->run;
+    if (!(st->cached_rank == in->late && st->cached_thread == in->late_thread &&
+          st->cached_t0 == l0 && st->cached_t1 == in->late_enter)) {
+        acc_clear(&st->late);
+        interval_regions(&run->ranks[in->late], in->late_thread, l0, in->late_enter, &st->late);
+        st->cached_rank = in->late;
+        st->cached_thread = in->late_thread;
+        st->cached_t0 = l0;
+        st->cached_t1 = in->late_enter;
+    }
+    acc_clear(&st->waiter);
+    interval_regions(&run->ranks[in->waiter], in->waiter_thread, w0, in->waiter_enter,
+                     &st->waiter);
+    double total = 0;
+    for (size_t i = 0; i < st->late.nt; i++) {
+        int32_t g = st->late.touched[i];
+        double e = st->late.acc[g] - st->waiter.acc[g];
+        if (!st->mpi[g] && e > 0)
+            total += e;
+    }
+    /* The wait goes to the regions in proportion to their excess, but no
+     * region is charged more than its excess: what the late rank's extra
+     * work does not cover (it was itself waiting, or not running) stays
+     * unexplained. */
+    double scale = total > in->wait_s ? in->wait_s / total : 1.0;
+    int rc = 0;
+    for (size_t i = 0; i < st->late.nt && rc == 0 && total > 0; i++) {
+        int32_t g = st->late.touched[i];
+        double e = st->late.acc[g] - st->waiter.acc[g];
+        if (!st->mpi[g] && e > 0)
+            rc = sp__waits_charge(c, in->row, in->late, run->region_names[g], e * scale, e);
+    }
+    return rc;
+}
+
+int sp__waits_causes(sp__waits_ctx *c)
+{
+    const sp_run *run = c->run;
+    size_t nr = c->d->nranks, ng = run->nregions ? run->nregions : 1;
+    sync_point **sync = calloc(nr ? nr : 1, sizeof *sync);
+    size_t *nsync = calloc(nr ? nr : 1, sizeof *nsync);
+    cause_state st = {.cached_rank = -1};
+    int rc = SP_ENOMEM;
+    region_acc *accs[2] = {&st.late, &st.waiter};
+    if (!sync || !nsync || !(st.mpi = calloc(ng, sizeof(bool))))
+        goto done;
+    for (int k = 0; k < 2; k++) {
+        region_acc *a = accs[k];
+        a->cap = ng;
+        a->gen = 1;
+        if (!(a->acc = calloc(ng, sizeof *a->acc)) || !(a->touched = malloc(ng * sizeof *a->touched)) ||
+            !(a->stamp = calloc(ng, sizeof *a->stamp)))
+            goto done;
+    }
+    for (size_t g = 0; g < run->nregions; g++)
+        st.mpi[g] = strncmp(run->region_names[g], "MPI_", 4) == 0;
+    for (size_t r = 0; r < nr; r++)
+        if (c->d->ranks[r].present && !(sync[r] = sync_points(c, r, &nsync[r])))
+            goto done;
+    rc = 0;
+    for (size_t i = 0; i < c->ninst && rc == 0; i++) {
+        const sp__wait_inst *in = &c->inst[i];
+        if ((size_t)in->late >= run->nranks || (size_t)in->waiter >= run->nranks ||
+            !run->ranks[in->late].ncalls || !run->ranks[in->waiter].ncalls)
+            continue;
+        int64_t w0 = last_sync(c, sync[in->waiter], nsync[in->waiter], in->late, in->waiter_enter);
+        int64_t l0 = last_sync(c, sync[in->late], nsync[in->late], in->waiter, in->late_enter);
+        rc = charge(c, &st, in, w0, l0);
+    }
+done:
+    for (size_t r = 0; sync && r < nr; r++)
+        free(sync[r]);
+    free(sync);
+    free(nsync);
+    for (int k = 0; k < 2; k++) {
+        free(accs[k]->acc);
+        free(accs[k]->touched);
+        free(accs[k]->stamp);
+    }
+    free(st.mpi);
+    return rc;
+}
