@@ -5,10 +5,15 @@
  * W since they last synchronised with each other.
  *
  * The only part of the waits analysis that needs the program's calls: the
- * own time per region of one thread of one rank in a time interval,
- * interval_regions(), one pass over the calls of that interval found by
- * binary search in the full-run model (sp_run). A window or streaming
- * reader can replace it without touching the rest.
+ * own time per call path (per region when the run has no call tree) of one
+ * thread of one rank in a time interval, interval_regions(), one pass over
+ * the calls of that interval found by binary search in the full-run model
+ * (sp_run). A window or streaming reader can replace it without touching
+ * the rest.
+ *
+ * Call paths, not regions: "CalcHourglassControlForElems >
+ * CalcElemVolumeDerivative" says where the late rank's extra time went
+ * where a region name alone may be shared by several callers.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -114,8 +119,8 @@ static int64_t overlap(int64_t s, int64_t e, int64_t t0, int64_t t1)
  * overlap with the interval goes to its region and comes off its parent's.
  * The calls found are those open at t0 (the ancestors of the last call
  * started by then) and those started in the interval. */
-static void interval_regions(const sp_rank_data *rk, int32_t thread, int64_t t0, int64_t t1,
-                             region_acc *a)
+static void interval_regions(const sp_rank_data *rk, const int32_t *key, int32_t thread,
+                             int64_t t0, int64_t t1, region_acc *a)
 {
     size_t lo = 0, hi = rk->ncalls;
     while (lo < hi) { /* the thread's first call */
@@ -141,16 +146,16 @@ static void interval_regions(const sp_rank_data *rk, int32_t thread, int64_t t0,
             int64_t ov = overlap(rk->start_ns[i], rk->end_ns[i], t0, t1);
             if (ov <= 0)
                 continue;
-            acc_add(a, rk->region[i], sp__ns_s(ov));
+            acc_add(a, key[i], sp__ns_s(ov));
             if (rk->parent[i] >= 0)
-                acc_add(a, rk->region[rk->parent[i]], -sp__ns_s(ov));
+                acc_add(a, key[rk->parent[i]], -sp__ns_s(ov));
         }
     }
     for (size_t i = next; i < rk->ncalls && rk->thread[i] == thread && rk->start_ns[i] < t1; i++) {
         int64_t ov = overlap(rk->start_ns[i], rk->end_ns[i], t0, t1);
-        acc_add(a, rk->region[i], sp__ns_s(ov));
+        acc_add(a, key[i], sp__ns_s(ov));
         if (rk->parent[i] >= 0)
-            acc_add(a, rk->region[rk->parent[i]], -sp__ns_s(ov));
+            acc_add(a, key[rk->parent[i]], -sp__ns_s(ov));
     }
 }
 
@@ -158,11 +163,53 @@ static void interval_regions(const sp_rank_data *rk, int32_t thread, int64_t t0,
 
 typedef struct cause_state {
     region_acc late, waiter;
-    bool *mpi;               /* regions that are MPI calls: never a cause */
+    bool by_path;            /* keys are call-tree nodes (else region ids) */
+    size_t nkeys;
+    bool *mpi;               /* keys that are MPI calls: never a cause */
+    char **name;             /* the text of each key, made when first charged */
     /* the late rank's last interval (instances of one collective share it) */
     int32_t cached_rank, cached_thread;
     int64_t cached_t0, cached_t1;
 } cause_state;
+
+/* Per call: its key (tree node or region). */
+static const int32_t *keys_of(const cause_state *st, const sp_rank_data *rk)
+{
+    return st->by_path ? rk->tree_node : rk->region;
+}
+
+/* "main > step > compute" for a tree node. */
+static char *node_text(const sp_run *run, int32_t node)
+{
+    size_t len = 1;
+    for (int32_t k = node; k > 0; k = run->tree.nodes[k].parent)
+        len += strlen(run->region_names[run->tree.nodes[k].region]) + 3;
+    char *s = malloc(len), *end = s + len - 1;
+    if (!s)
+        return NULL;
+    *end = '\0';
+    for (int32_t k = node; k > 0; k = run->tree.nodes[k].parent) {
+        const char *nm = run->region_names[run->tree.nodes[k].region];
+        size_t n = strlen(nm);
+        if (end != s + len - 1) {
+            end -= 3;
+            memcpy(end, " > ", 3);
+        }
+        end -= n;
+        memcpy(end, nm, n);
+    }
+    memmove(s, end, strlen(end) + 1);
+    return s;
+}
+
+static const char *key_name(const sp_run *run, cause_state *st, int32_t k)
+{
+    if (!st->by_path)
+        return run->region_names[k];
+    if (!st->name[k])
+        st->name[k] = node_text(run, k);
+    return st->name[k];
+}
 
 static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, int64_t w0,
                   int64_t l0)
@@ -171,15 +218,16 @@ static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, in
     if (!(st->cached_rank == in->late && st->cached_thread == in->late_thread &&
           st->cached_t0 == l0 && st->cached_t1 == in->late_enter)) {
         acc_clear(&st->late);
-        interval_regions(&run->ranks[in->late], in->late_thread, l0, in->late_enter, &st->late);
+        const sp_rank_data *lk = &run->ranks[in->late];
+        interval_regions(lk, keys_of(st, lk), in->late_thread, l0, in->late_enter, &st->late);
         st->cached_rank = in->late;
         st->cached_thread = in->late_thread;
         st->cached_t0 = l0;
         st->cached_t1 = in->late_enter;
     }
     acc_clear(&st->waiter);
-    interval_regions(&run->ranks[in->waiter], in->waiter_thread, w0, in->waiter_enter,
-                     &st->waiter);
+    const sp_rank_data *wk = &run->ranks[in->waiter];
+    interval_regions(wk, keys_of(st, wk), in->waiter_thread, w0, in->waiter_enter, &st->waiter);
     double total = 0;
     for (size_t i = 0; i < st->late.nt; i++) {
         int32_t g = st->late.touched[i];
@@ -196,8 +244,9 @@ static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, in
     for (size_t i = 0; i < st->late.nt && rc == 0 && total > 0; i++) {
         int32_t g = st->late.touched[i];
         double e = st->late.acc[g] - st->waiter.acc[g];
+        const char *name = !st->mpi[g] && e > 0 ? key_name(run, st, g) : NULL;
         if (!st->mpi[g] && e > 0)
-            rc = sp__waits_charge(c, in->row, in->late, run->region_names[g], e * scale, e);
+            rc = name ? sp__waits_charge(c, in->row, in->late, name, e * scale, e) : SP_ENOMEM;
     }
     return rc;
 }
@@ -205,13 +254,18 @@ static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, in
 int sp__waits_causes(sp__waits_ctx *c)
 {
     const sp_run *run = c->run;
-    size_t nr = c->d->nranks, ng = run->nregions ? run->nregions : 1;
+    size_t nr = c->d->nranks;
     sync_point **sync = calloc(nr ? nr : 1, sizeof *sync);
     size_t *nsync = calloc(nr ? nr : 1, sizeof *nsync);
-    cause_state st = {.cached_rank = -1};
-    int rc = SP_ENOMEM;
+    cause_state st = {.cached_rank = -1, .by_path = run->analyzed && run->tree.nnodes > 0};
+    for (size_t r = 0; st.by_path && r < run->nranks; r++)
+        st.by_path = !run->ranks[r].ncalls || run->ranks[r].tree_node;
+    st.nkeys = st.by_path ? run->tree.nnodes : run->nregions;
+    size_t ng = st.nkeys ? st.nkeys : 1;
     region_acc *accs[2] = {&st.late, &st.waiter};
-    if (!sync || !nsync || !(st.mpi = calloc(ng, sizeof(bool))))
+    int rc = SP_ENOMEM;
+    if (!sync || !nsync || !(st.mpi = calloc(ng, sizeof(bool))) ||
+        (st.by_path && !(st.name = calloc(ng, sizeof(char *)))))
         goto done;
     for (int k = 0; k < 2; k++) {
         region_acc *a = accs[k];
@@ -221,8 +275,10 @@ int sp__waits_causes(sp__waits_ctx *c)
             !(a->stamp = calloc(ng, sizeof *a->stamp)))
             goto done;
     }
-    for (size_t g = 0; g < run->nregions; g++)
-        st.mpi[g] = strncmp(run->region_names[g], "MPI_", 4) == 0;
+    for (size_t k = 0; k < st.nkeys; k++) {
+        int32_t region = st.by_path ? run->tree.nodes[k].region : (int32_t)k;
+        st.mpi[k] = region < 0 || strncmp(run->region_names[region], "MPI_", 4) == 0;
+    }
     for (size_t r = 0; r < nr; r++)
         if (c->d->ranks[r].present && !(sync[r] = sync_points(c, r, &nsync[r])))
             goto done;
@@ -246,6 +302,9 @@ done:
         free(accs[k]->touched);
         free(accs[k]->stamp);
     }
+    for (size_t k = 0; st.name && k < st.nkeys; k++)
+        free(st.name[k]);
+    free(st.name);
     free(st.mpi);
     return rc;
 }

@@ -29,18 +29,55 @@ static void fmt_time(double s, char *buf, size_t n)
         snprintf(buf, n, "%.1f µs", s * 1e6);
 }
 
+/* A path for reading: argument lists of C++ names dropped
+ * ("lulesh.CalcKinematicsForElems(Domain&, double, int)" ->
+ * "lulesh.CalcKinematicsForElems"; the CSV keeps them). */
+static const char *readable(const char *path, char *buf, size_t n)
+{
+    size_t k = 0;
+    int depth = 0;
+    for (const char *p = path; *p && k + 1 < n; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')' && depth > 0)
+            depth--;
+        else if (depth == 0)
+            buf[k++] = *p;
+    }
+    buf[k] = '\0';
+    return buf;
+}
+
+/* The last `keep` components of "a > b > c > d" ("… > c > d"). */
+static const char *tail_of(const char *path, int keep, char *buf, size_t n)
+{
+    const char *p = path + strlen(path);
+    int seen = 0;
+    while (p > path) {
+        if (p - path >= 3 && !strncmp(p - 3, " > ", 3) && ++seen == keep)
+            break;
+        p--;
+    }
+    if (p == path)
+        return path;
+    snprintf(buf, n, "… > %s", p);
+    return buf;
+}
+
 void sp_waits_sentence(const sp_waits *w, size_t i, char *buf, size_t len)
 {
     const sp_wait_row *r = &w->rows[i];
-    const char *path = w->paths[r->path], *call = strrchr(path, '>');
+    char rp[1024], rc[1024];
+    const char *path = readable(w->paths[r->path], rp, sizeof rp), *call = strrchr(path, '>');
     call = call ? call + 2 : path;
     int n = snprintf(buf, len, "rank %d waits %.2f s in %s for rank %d (%s)", (int)r->rank,
                      r->wait_s, call, (int)r->late_rank, sp_wait_pattern_name(r->pattern));
     if (n < 0 || (size_t)n >= len || !r->ncauses)
         return;
     const sp_wait_cause *c = &r->causes[0];
+    const char *cause = readable(w->names[c->region], rc, sizeof rc), *where = strrchr(cause, '>');
     snprintf(buf + n, len - (size_t)n, ", because rank %d spent %.2f s more than rank %d in %s",
-             (int)c->rank, c->excess_s, (int)r->rank, w->names[c->region]);
+             (int)c->rank, c->excess_s, (int)r->rank, where ? where + 2 : cause);
 }
 
 static void print_totals(const sp_waits *w, FILE *out)
@@ -64,9 +101,10 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
             "for rank", "call path");
     for (size_t i = 0; i < n; i++) {
         const sp_wait_row *r = &w->rows[i];
+        char rp[1024];
         fprintf(out, "%-16s %5d %7llu %12.6f %9d  %s\n", sp_wait_pattern_name(r->pattern),
                 (int)r->rank, (unsigned long long)r->count, r->wait_s, (int)r->late_rank,
-                w->paths[r->path]);
+                readable(w->paths[r->path], rp, sizeof rp));
         double rest = r->wait_s - r->explained_s;
         bool show_rest = w->causes_done && rest > 1e-6 && rest > 0.01 * r->wait_s;
         /* Causes that carry at least 1 % of the wait (and 1 µs). */
@@ -76,9 +114,12 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
             nc++;
         for (size_t k = 0; k < nc; k++) {
             const sp_wait_cause *c = &r->causes[k];
+            char tail[1100], rn[1024];
             fprintf(out, "%22s %s on rank %d: %.6f s (rank %d spent %.6f s more there than "
                          "rank %d)\n",
-                    k + 1 < nc || show_rest ? "├─" : "└─", w->names[c->region], (int)c->rank,
+                    k + 1 < nc || show_rest ? "├─" : "└─",
+                    tail_of(readable(w->names[c->region], rn, sizeof rn), 3, tail, sizeof tail),
+                    (int)c->rank,
                     c->charged_s, (int)c->rank, c->excess_s, (int)r->rank);
         }
         if (show_rest)
