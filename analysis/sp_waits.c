@@ -189,7 +189,7 @@ int sp__waits_add(sp__waits_ctx *c, const sp__wait_inst *in)
 }
 
 int sp__waits_charge(sp__waits_ctx *c, size_t row, int32_t late, const char *region, double s,
-                     double excess_s)
+                     double excess_s, double via_s)
 {
     int32_t id = intern(&c->w->names, &c->w->nnames, &c->name_slot, &c->name_hcap, region);
     if (id < 0)
@@ -200,13 +200,14 @@ int sp__waits_charge(sp__waits_ctx *c, size_t row, int32_t late, const char *reg
         if (r->causes[i].rank == late && r->causes[i].region == id) {
             r->causes[i].charged_s += s;
             r->causes[i].excess_s += excess_s;
+            r->causes[i].via_s += via_s;
             return 0;
         }
     sp_wait_cause *p = realloc(r->causes, (r->ncauses + 1) * sizeof *p);
     if (!p)
         return SP_ENOMEM;
     r->causes = p;
-    r->causes[r->ncauses++] = (sp_wait_cause){late, id, s, excess_s};
+    r->causes[r->ncauses++] = (sp_wait_cause){late, id, s, excess_s, via_s};
     return 0;
 }
 

@@ -40,10 +40,12 @@
  * synchronised with each other (a message between them, a collective of a
  * communicator with both) to the operation; per region, L's own time in
  * its interval minus W's in its: the regions where L spent more get the
- * wait, in proportion to that excess but never more than it (what the
- * excess does not cover stays unexplained: the late rank was itself
- * waiting, or not running). MPI call regions are left out (they are
- * waiting themselves). This needs the calls of the two ranks' threads
+ * wait, in proportion to that excess but never more than it. What the
+ * excess does not cover goes, as far as it reaches, to the causes of the
+ * waits L itself made in its interval (L was late because it waited for
+ * another rank: the delay propagates, as Scalasca's long-term delay costs);
+ * the rest stays unexplained (L was not running). MPI call regions are
+ * left out (they are waiting themselves). This needs the calls of the two ranks' threads
  * in those intervals (the run's calls for now).
  */
 #ifndef SP_WAITS_H
@@ -79,7 +81,9 @@ typedef struct sp_wait_cause {
     int32_t region;       /* index into sp_waits.names */
     double charged_s;     /* the part of the waiting charged to it */
     double excess_s;      /* how much longer the late rank was in it than the
-                             waiting rank, summed over the waits */
+                             waiting rank, summed over the waits (direct part) */
+    double via_s;         /* of charged_s, what reached the waiting rank through
+                             ranks that waited for this one (propagated) */
 } sp_wait_cause;
 
 /* The waiting of one pattern at one call site of one rank. */

@@ -15,6 +15,7 @@
  * CalcElemVolumeDerivative" says where the late rank's extra time went
  * where a region name alone may be shared by several callers.
  */
+#define _GNU_SOURCE /* qsort_r */
 #include <stdlib.h>
 #include <string.h>
 
@@ -211,10 +212,134 @@ static const char *key_name(const sp_run *run, cause_state *st, int32_t k)
     return st->name[k];
 }
 
-static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, int64_t w0,
+/* One cause of one wait: a key (call path or region) of a rank. */
+typedef struct inst_cause {
+    int32_t rank, key;
+    double s;      /* the wait charged to it */
+    double excess; /* how much longer the late rank was there (direct causes) */
+    double via;    /* of s, what came through a rank that waited for it */
+} inst_cause;
+
+/* Causes kept per wait (the largest; the rest are merged into nothing:
+ * they only ever matter through propagation, in proportion). */
+#define KEEP_CAUSES 8
+
+typedef struct wait_causes {
+    inst_cause *v;           /* every processed wait's causes, wait by wait */
+    size_t n, cap;
+    size_t *first, *count;   /* per wait: where its causes are */
+    bool *done;              /* per wait: processed */
+    size_t **by_rank;        /* per rank: its waits (as waiter), by enter on its clock */
+    size_t *nby_rank;
+    inst_cause *tmp;         /* one wait's causes being gathered */
+    size_t ntmp, tmpcap;
+} wait_causes;
+
+static int tmp_add(wait_causes *wc, int32_t rank, int32_t key, double s, double excess, double via)
+{
+    for (size_t i = 0; i < wc->ntmp; i++)
+        if (wc->tmp[i].rank == rank && wc->tmp[i].key == key) {
+            wc->tmp[i].s += s;
+            wc->tmp[i].excess += excess;
+            wc->tmp[i].via += via;
+            return 0;
+        }
+    if (wc->ntmp == wc->tmpcap) {
+        size_t cap = wc->tmpcap ? 2 * wc->tmpcap : 32;
+        inst_cause *p = realloc(wc->tmp, cap * sizeof *p);
+        if (!p)
+            return SP_ENOMEM;
+        wc->tmp = p;
+        wc->tmpcap = cap;
+    }
+    wc->tmp[wc->ntmp++] = (inst_cause){rank, key, s, excess, via};
+    return 0;
+}
+
+static int by_share(const void *a, const void *b)
+{
+    const inst_cause *x = a, *y = b;
+    return x->s < y->s ? 1 : x->s > y->s ? -1 : 0;
+}
+
+/* The waits rank r made (as the waiter) that began in [t0, t1] on its
+ * clock and are already charged: their causes, gathered in proportion so
+ * that `avail` seconds of them go into the current wait's list. */
+static int propagate(const sp__waits_ctx *c, wait_causes *wc, int32_t r, int64_t t0, int64_t t1,
+                     double avail, double *used)
+{
+    const size_t *v = wc->by_rank[r];
+    size_t n = wc->nby_rank[r], lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->inst[v[mid]].waiter_enter < t0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    double waited = 0, charged = 0;
+    for (size_t k = lo; k < n && c->inst[v[k]].waiter_enter <= t1; k++) {
+        size_t j = v[k];
+        if (!wc->done[j])
+            continue;
+        waited += c->inst[j].wait_s;
+        for (size_t q = 0; q < wc->count[j]; q++)
+            charged += wc->v[wc->first[j] + q].s;
+    }
+    *used = 0;
+    if (charged <= 0 || waited <= 0)
+        return 0;
+    double take = avail < waited ? avail : waited, f = take / charged;
+    if (f > 1)
+        f = 1; /* never more than those waits were charged */
+    for (size_t k = lo; k < n && c->inst[v[k]].waiter_enter <= t1; k++) {
+        size_t j = v[k];
+        if (!wc->done[j])
+            continue;
+        for (size_t q = 0; q < wc->count[j]; q++) {
+            const inst_cause *x = &wc->v[wc->first[j] + q];
+            int rc = tmp_add(wc, x->rank, x->key, x->s * f, 0, x->s * f);
+            if (rc)
+                return rc;
+            *used += x->s * f;
+        }
+    }
+    return 0;
+}
+
+/* Keep the wait's gathered causes (the largest KEEP_CAUSES). */
+static int keep(wait_causes *wc, size_t i)
+{
+    qsort(wc->tmp, wc->ntmp, sizeof *wc->tmp, by_share);
+    size_t n = wc->ntmp < KEEP_CAUSES ? wc->ntmp : KEEP_CAUSES;
+    if (wc->n + n > wc->cap) {
+        size_t cap = wc->cap ? 2 * wc->cap : 256;
+        while (cap < wc->n + n)
+            cap *= 2;
+        inst_cause *p = realloc(wc->v, cap * sizeof *p);
+        if (!p)
+            return SP_ENOMEM;
+        wc->v = p;
+        wc->cap = cap;
+    }
+    memcpy(wc->v + wc->n, wc->tmp, n * sizeof *wc->tmp);
+    wc->first[i] = wc->n;
+    wc->count[i] = n;
+    wc->n += n;
+    wc->done[i] = true;
+    return 0;
+}
+
+/* Charge wait i: the regions where the late rank spent more time than the
+ * waiting one since they last synchronised (directly), then, for what that
+ * does not explain, the causes of the waits the late rank itself made in
+ * that interval (it was late because it waited: the delay propagates, as
+ * in Scalasca's long-term delay costs). */
+static int charge(sp__waits_ctx *c, cause_state *st, wait_causes *wc, size_t i, int64_t w0,
                   int64_t l0)
 {
     const sp_run *run = c->run;
+    const sp__wait_inst *in = &c->inst[i];
     if (!(st->cached_rank == in->late && st->cached_thread == in->late_thread &&
           st->cached_t0 == l0 && st->cached_t1 == in->late_enter)) {
         acc_clear(&st->late);
@@ -229,26 +354,95 @@ static int charge(sp__waits_ctx *c, cause_state *st, const sp__wait_inst *in, in
     const sp_rank_data *wk = &run->ranks[in->waiter];
     interval_regions(wk, keys_of(st, wk), in->waiter_thread, w0, in->waiter_enter, &st->waiter);
     double total = 0;
-    for (size_t i = 0; i < st->late.nt; i++) {
-        int32_t g = st->late.touched[i];
+    for (size_t k = 0; k < st->late.nt; k++) {
+        int32_t g = st->late.touched[k];
         double e = st->late.acc[g] - st->waiter.acc[g];
         if (!st->mpi[g] && e > 0)
             total += e;
     }
     /* The wait goes to the regions in proportion to their excess, but no
-     * region is charged more than its excess: what the late rank's extra
-     * work does not cover (it was itself waiting, or not running) stays
-     * unexplained. */
-    double scale = total > in->wait_s ? in->wait_s / total : 1.0;
+     * region is charged more than its excess. */
+    double scale = total > in->wait_s ? in->wait_s / total : 1.0, direct = 0;
     int rc = 0;
-    for (size_t i = 0; i < st->late.nt && rc == 0 && total > 0; i++) {
-        int32_t g = st->late.touched[i];
+    wc->ntmp = 0;
+    for (size_t k = 0; k < st->late.nt && rc == 0 && total > 0; k++) {
+        int32_t g = st->late.touched[k];
         double e = st->late.acc[g] - st->waiter.acc[g];
-        const char *name = !st->mpi[g] && e > 0 ? key_name(run, st, g) : NULL;
-        if (!st->mpi[g] && e > 0)
-            rc = name ? sp__waits_charge(c, in->row, in->late, name, e * scale, e) : SP_ENOMEM;
+        if (!st->mpi[g] && e > 0) {
+            rc = tmp_add(wc, in->late, g, e * scale, e, 0);
+            direct += e * scale;
+        }
+    }
+    double used = 0, rest = in->wait_s - direct;
+    if (rc == 0 && rest > 0)
+        rc = propagate(c, wc, in->late, l0, in->late_enter, rest, &used);
+    if (rc == 0)
+        rc = keep(wc, i);
+    for (size_t k = 0; rc == 0 && k < wc->count[i]; k++) {
+        const inst_cause *x = &wc->v[wc->first[i] + k];
+        const char *name = key_name(run, st, x->key);
+        rc = name ? sp__waits_charge(c, in->row, x->rank, name, x->s, x->excess, x->via)
+                  : SP_ENOMEM;
     }
     return rc;
+}
+
+/* Waits in the order their waiting ended (on rank 0's clock): a wait of
+ * the late rank that delayed it ends before the wait it caused does. */
+static int cmp_end(const void *a, const void *b, void *arg)
+{
+    const sp__waits_ctx *c = arg;
+    const sp__wait_inst *x = &c->inst[*(const size_t *)a], *y = &c->inst[*(const size_t *)b];
+    int64_t ex = x->waiter_exit + c->off[x->waiter], ey = y->waiter_exit + c->off[y->waiter];
+    if (ex != ey)
+        return ex < ey ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static int cmp_enter(const void *a, const void *b, void *arg)
+{
+    const sp__waits_ctx *c = arg;
+    const sp__wait_inst *x = &c->inst[*(const size_t *)a], *y = &c->inst[*(const size_t *)b];
+    if (x->waiter_enter != y->waiter_enter)
+        return x->waiter_enter < y->waiter_enter ? -1 : 1;
+    return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void wait_causes_free(wait_causes *wc, size_t nr)
+{
+    for (size_t r = 0; wc->by_rank && r < nr; r++)
+        free(wc->by_rank[r]);
+    free(wc->by_rank);
+    free(wc->nby_rank);
+    free(wc->v);
+    free(wc->first);
+    free(wc->count);
+    free(wc->done);
+    free(wc->tmp);
+}
+
+/* Per rank its waits by enter; every wait not yet charged. */
+static int wait_causes_init(const sp__waits_ctx *c, wait_causes *wc, size_t nr)
+{
+    size_t ni = c->ninst ? c->ninst : 1;
+    if (!(wc->first = calloc(ni, sizeof *wc->first)) || !(wc->count = calloc(ni, sizeof *wc->count)) ||
+        !(wc->done = calloc(ni, sizeof *wc->done)) ||
+        !(wc->by_rank = calloc(nr ? nr : 1, sizeof *wc->by_rank)) ||
+        !(wc->nby_rank = calloc(nr ? nr : 1, sizeof *wc->nby_rank)))
+        return SP_ENOMEM;
+    for (size_t i = 0; i < c->ninst; i++)
+        wc->nby_rank[c->inst[i].waiter]++;
+    for (size_t r = 0; r < nr; r++)
+        if (!(wc->by_rank[r] = malloc((wc->nby_rank[r] ? wc->nby_rank[r] : 1) * sizeof(size_t))))
+            return SP_ENOMEM;
+    memset(wc->nby_rank, 0, nr * sizeof *wc->nby_rank);
+    for (size_t i = 0; i < c->ninst; i++) {
+        int32_t r = c->inst[i].waiter;
+        wc->by_rank[r][wc->nby_rank[r]++] = i;
+    }
+    for (size_t r = 0; r < nr; r++)
+        qsort_r(wc->by_rank[r], wc->nby_rank[r], sizeof(size_t), cmp_enter, (void *)c);
+    return 0;
 }
 
 int sp__waits_causes(sp__waits_ctx *c)
@@ -256,7 +450,8 @@ int sp__waits_causes(sp__waits_ctx *c)
     const sp_run *run = c->run;
     size_t nr = c->d->nranks;
     sync_point **sync = calloc(nr ? nr : 1, sizeof *sync);
-    size_t *nsync = calloc(nr ? nr : 1, sizeof *nsync);
+    size_t *nsync = calloc(nr ? nr : 1, sizeof *nsync), *order = NULL;
+    wait_causes wc = {0};
     cause_state st = {.cached_rank = -1, .by_path = run->analyzed && run->tree.nnodes > 0};
     for (size_t r = 0; st.by_path && r < run->nranks; r++)
         st.by_path = !run->ranks[r].ncalls || run->ranks[r].tree_node;
@@ -265,7 +460,9 @@ int sp__waits_causes(sp__waits_ctx *c)
     region_acc *accs[2] = {&st.late, &st.waiter};
     int rc = SP_ENOMEM;
     if (!sync || !nsync || !(st.mpi = calloc(ng, sizeof(bool))) ||
-        (st.by_path && !(st.name = calloc(ng, sizeof(char *)))))
+        (st.by_path && !(st.name = calloc(ng, sizeof(char *)))) ||
+        !(order = malloc((c->ninst ? c->ninst : 1) * sizeof *order)) ||
+        wait_causes_init(c, &wc, nr) != 0)
         goto done;
     for (int k = 0; k < 2; k++) {
         region_acc *a = accs[k];
@@ -282,21 +479,26 @@ int sp__waits_causes(sp__waits_ctx *c)
     for (size_t r = 0; r < nr; r++)
         if (c->d->ranks[r].present && !(sync[r] = sync_points(c, r, &nsync[r])))
             goto done;
+    for (size_t i = 0; i < c->ninst; i++)
+        order[i] = i;
+    qsort_r(order, c->ninst, sizeof *order, cmp_end, c);
     rc = 0;
-    for (size_t i = 0; i < c->ninst && rc == 0; i++) {
-        const sp__wait_inst *in = &c->inst[i];
+    for (size_t k = 0; k < c->ninst && rc == 0; k++) {
+        const sp__wait_inst *in = &c->inst[order[k]];
         if ((size_t)in->late >= run->nranks || (size_t)in->waiter >= run->nranks ||
             !run->ranks[in->late].ncalls || !run->ranks[in->waiter].ncalls)
             continue;
         int64_t w0 = last_sync(c, sync[in->waiter], nsync[in->waiter], in->late, in->waiter_enter);
         int64_t l0 = last_sync(c, sync[in->late], nsync[in->late], in->waiter, in->late_enter);
-        rc = charge(c, &st, in, w0, l0);
+        rc = charge(c, &st, &wc, order[k], w0, l0);
     }
 done:
     for (size_t r = 0; sync && r < nr; r++)
         free(sync[r]);
     free(sync);
     free(nsync);
+    free(order);
+    wait_causes_free(&wc, nr);
     for (int k = 0; k < 2; k++) {
         free(accs[k]->acc);
         free(accs[k]->touched);

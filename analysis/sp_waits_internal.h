@@ -18,7 +18,7 @@ typedef struct sp__wait_inst {
     int32_t waiter, late;
     int32_t waiter_path;       /* the waiter's local path row, -1: none */
     int32_t waiter_thread, late_thread;
-    int64_t waiter_enter, late_enter;
+    int64_t waiter_enter, waiter_exit, late_enter;
     double wait_s;
     bool uncertain;
     size_t row;                /* its row of sp_waits (set by sp__waits_add) */
@@ -67,10 +67,11 @@ int sp__waits_add(sp__waits_ctx *c, const sp__wait_inst *in);
  * -1 on ENOMEM. */
 long sp__waits_row(sp__waits_ctx *c, sp_wait_pattern p, int32_t rank, int32_t path);
 
-/* Add `s` seconds charged to region name `region` of rank `late` (excess
- * `excess_s`) to row i. 0 or SP_ENOMEM. */
+/* Add `s` seconds charged to region (call path) name `region` of rank
+ * `late` to row i: excess_s more time there than the waiting rank (direct),
+ * via_s of s through ranks that waited for it. 0 or SP_ENOMEM. */
 int sp__waits_charge(sp__waits_ctx *c, size_t row, int32_t late, const char *region,
-                     double s, double excess_s);
+                     double s, double excess_s, double via_s);
 
 /* Causes of every wait from the run's calls (sp_waits_cause.c). 0 or
  * SP_ENOMEM. */

@@ -326,7 +326,8 @@ static int call_waits(sp__waits_ctx *c, int32_t me, const size_t *rows, size_t n
     sp__wait_inst in = {.pattern = recv ? SP_WAIT_LATE_SENDER : SP_WAIT_LATE_RECEIVER,
                         .waiter = me, .late = late, .waiter_path = p->path[i],
                         .waiter_thread = p->thread[i], .late_thread = late_thread,
-                        .waiter_enter = p->done_enter[i], .late_enter = late_enter,
+                        .waiter_enter = p->done_enter[i], .waiter_exit = p->done_exit[i],
+                        .late_enter = late_enter,
                         .wait_s = sp__ns_s(wait), .uncertain = wait <= c->err[me] + c->err[late]};
     return sp__waits_add(c, &in);
 }
@@ -424,6 +425,7 @@ static int probe_waits(sp__waits_ctx *c, const endpoint *r, size_t nr)
                                 .waiter_thread = p->thread[i],
                                 .late_thread = q->thread[m->send_row],
                                 .waiter_enter = p->done_enter[i],
+                                .waiter_exit = p->done_exit[i],
                                 .late_enter = q->post_enter[m->send_row],
                                 .wait_s = sp__ns_s(wait),
                                 .uncertain = wait <= c->err[me] + c->err[m->src]};
@@ -566,6 +568,7 @@ static int instance_waits(sp__waits_ctx *c, int32_t g, const size_t *rows)
         sp__wait_inst in = {.pattern = pat, .waiter = r, .late = late,
                             .waiter_path = cc->path[rows[m]], .waiter_thread = cc->thread[rows[m]],
                             .late_thread = lc->thread[lrow], .waiter_enter = cc->enter[rows[m]],
+                            .waiter_exit = cc->exit[rows[m]],
                             .late_enter = lc->enter[lrow], .wait_s = sp__ns_s(wait),
                             .uncertain = wait <= c->err[r] + c->err[late]};
         int rc = sp__waits_add(c, &in);

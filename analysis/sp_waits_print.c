@@ -115,17 +115,24 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
         for (size_t k = 0; k < nc; k++) {
             const sp_wait_cause *c = &r->causes[k];
             char tail[1100], rn[1024];
-            fprintf(out, "%22s %s on rank %d: %.6f s (rank %d spent %.6f s more there than "
-                         "rank %d)\n",
-                    k + 1 < nc || show_rest ? "├─" : "└─",
+            char how[200];
+            if (c->via_s >= c->charged_s - 1e-9)
+                snprintf(how, sizeof how, "through ranks that waited for rank %d", (int)c->rank);
+            else if (c->via_s > 1e-6)
+                snprintf(how, sizeof how, "rank %d spent %.6f s more there than rank %d; %.6f s "
+                         "through ranks that waited for it", (int)c->rank, c->excess_s,
+                         (int)r->rank, c->via_s);
+            else
+                snprintf(how, sizeof how, "rank %d spent %.6f s more there than rank %d",
+                         (int)c->rank, c->excess_s, (int)r->rank);
+            fprintf(out, "%22s %s on rank %d: %.6f s (%s)\n", k + 1 < nc || show_rest ? "├─" : "└─",
                     tail_of(readable(w->names[c->region], rn, sizeof rn), 3, tail, sizeof tail),
-                    (int)c->rank,
-                    c->charged_s, (int)c->rank, c->excess_s, (int)r->rank);
+                    (int)c->rank, c->charged_s, how);
         }
         if (show_rest)
-            fprintf(out, "%22s not explained by rank %d's regions: %.6f s (it was waiting "
-                         "itself, or not running)\n",
-                    "└─", (int)r->late_rank, rest);
+            fprintf(out, "%22s not explained: %.6f s (the rank waited for was not running, or "
+                         "waited in calls without records)\n",
+                    "└─", rest);
         if (r->uncertain_s > 0) {
             char t[32];
             fmt_time(r->uncertain_s, t, sizeof t);

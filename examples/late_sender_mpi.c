@@ -16,11 +16,16 @@
  *                               [--compute-after] [--slow-rank R] [--factor F]
  *   scope-profiler waits OUT.h5
  *
- * "compute" spins until its deadline (a busy loop on the clock), so it
- * lasts its time even on an oversubscribed machine. Each rank prints what
- * it measured itself (seconds blocked in MPI_Recv and in MPI_Allreduce)
- * and rank 0 the messages each pair exchanged, for the test to compare
- * with the profile.
+ * "compute" sleeps until its deadline (--spin: a busy loop on the clock),
+ * so it lasts its time even on a loaded or oversubscribed machine. The
+ * program measures the waiting itself, by the definitions `waits` uses,
+ * with CLOCK_MONOTONIC (the ranks run on one host, so they share it): the
+ * slow rank puts the time it entered MPI_Send into the message, rank 0
+ * compares it with the time it entered MPI_Recv; every rank notes when it
+ * entered and left each MPI_Allreduce, and after sp_finalize (nothing is
+ * recorded any more) rank 0 gathers them and prints per rank the time it
+ * waited for the last one to arrive. Rank 0 also prints the messages each
+ * pair of ranks exchanged. The test compares both with the profile.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -37,12 +42,17 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+static int spin; /* --spin: compute is a busy loop, else a sleep */
+
 /* Work for `seconds` of wall-clock time. */
 static double compute(double seconds)
 {
     SP_SCOPE("compute")
     {
         double end = now_s() + seconds, x = 1.0;
+        struct timespec ts = {(time_t)end, (long)((end - (double)(time_t)end) * 1e9)};
+        while (!spin && clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+            ;
         while (now_s() < end)
             for (int i = 0; i < 1000; i++)
                 x = x * 1.0000001 + 1e-9;
@@ -71,6 +81,8 @@ int main(int argc, char **argv)
             factor = atof(argv[++i]);
         else if (!strcmp(argv[i], "--compute-after"))
             after = 1;
+        else if (!strcmp(argv[i], "--spin"))
+            spin = 1;
         else
             out = argv[i];
     }
@@ -91,10 +103,13 @@ int main(int argc, char **argv)
     }
 
     char *buf = calloc(1, 64 * 1024), *ring_in = calloc(1, 1000 * (size_t)size);
-    double blocked_recv = 0, blocked_allreduce = 0, sink = 0;
+    double late_wait = 0, sink = 0;
+    double *ar_in = calloc((size_t)steps, sizeof *ar_in);
+    double *ar_out = calloc((size_t)steps, sizeof *ar_out);
     const int late_bytes = 8192;
     SP_SCOPE("main")
     {
+        MPI_Barrier(MPI_COMM_WORLD); /* start together (rank 0 wrote the main file at setup) */
         for (int s = 0; s < steps; s++) {
             SP_SCOPE("step")
             {
@@ -112,12 +127,17 @@ int main(int argc, char **argv)
                 SP_SCOPE("exchange")
                 {
                     if (rank == slow) {
+                        double t = now_s(); /* the message carries when its send began */
+                        memcpy(buf, &t, sizeof t);
                         MPI_Send(buf, late_bytes, MPI_BYTE, 0, 7, MPI_COMM_WORLD);
                     } else if (rank == 0) {
-                        double t = now_s();
+                        double t = now_s(), sent;
                         MPI_Recv(buf, late_bytes, MPI_BYTE, slow, 7, MPI_COMM_WORLD,
                                  MPI_STATUS_IGNORE);
-                        blocked_recv += now_s() - t;
+                        double done = now_s(), until;
+                        memcpy(&sent, buf, sizeof sent);
+                        until = sent < done ? sent : done;
+                        late_wait += until > t ? until - t : 0;
                     }
                 }
                 if (after && rank == slow)
@@ -127,22 +147,38 @@ int main(int argc, char **argv)
                 SP_SCOPE("reduce")
                 {
                     double v = sink, all = 0;
-                    double t = now_s();
+                    ar_in[s] = now_s();
                     MPI_Allreduce(&v, &all, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-                    blocked_allreduce += now_s() - t;
+                    ar_out[s] = now_s();
                 }
             }
         }
     }
-    /* What the program itself saw, one line per rank in rank order. */
-    for (int r = 0; r < size; r++) {
-        if (r == rank)
-            printf("rank %d: blocked in MPI_Recv %.6f s, in MPI_Allreduce %.6f s\n", rank,
-                   blocked_recv, blocked_allreduce);
-        fflush(stdout);
-        MPI_Barrier(MPI_COMM_WORLD);
-    }
-    if (rank == 0) { /* per pair of ranks: the late message and the ring's */
+    int rc = sp_finalize(false, NULL);
+    if (rc != 0)
+        fprintf(stderr, "late_sender_mpi: rank %d: %s\n", rank, sp_last_error());
+    /* What the program measured, gathered now that nothing is recorded. */
+    double *in_all = calloc((size_t)steps * size, sizeof *in_all);
+    double *out_all = calloc((size_t)steps * size, sizeof *out_all);
+    double *late_all = calloc((size_t)size, sizeof *late_all);
+    MPI_Gather(ar_in, steps, MPI_DOUBLE, in_all, steps, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(ar_out, steps, MPI_DOUBLE, out_all, steps, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Gather(&late_wait, 1, MPI_DOUBLE, late_all, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        /* Each rank's wait in MPI_Allreduce: from its enter to the last
+         * rank's enter (at most its own exit), summed over the steps. */
+        for (int r = 0; r < size; r++) {
+            double wait = 0;
+            for (int st = 0; st < steps; st++) {
+                double last = 0, in = in_all[r * steps + st], leave = out_all[r * steps + st];
+                for (int q = 0; q < size; q++)
+                    last = in_all[q * steps + st] > last ? in_all[q * steps + st] : last;
+                wait += (last < leave ? last : leave) > in ? (last < leave ? last : leave) - in : 0;
+            }
+            printf("rank %d: waited in MPI_Recv %.6f s, in MPI_Allreduce %.6f s\n", r,
+                   late_all[r], wait);
+        }
+        /* The messages of each pair of ranks: the late message and the ring's. */
         long long *msgs = calloc((size_t)size * size, sizeof *msgs);
         long long *bytes = calloc((size_t)size * size, sizeof *bytes);
         msgs[slow * size] += steps;
@@ -159,9 +195,11 @@ int main(int argc, char **argv)
         free(msgs);
         free(bytes);
     }
-    int rc = sp_finalize(false, NULL);
-    if (rc != 0)
-        fprintf(stderr, "late_sender_mpi: rank %d: %s\n", rank, sp_last_error());
+    free(in_all);
+    free(out_all);
+    free(late_all);
+    free(ar_in);
+    free(ar_out);
     free(buf);
     free(ring_in);
     MPI_Finalize();
