@@ -109,7 +109,7 @@ int sp__report_overview(sp__report *r, FILE *f)
                 "<p class=\"rule\">&ge; marks lower bounds: tracing stopped for %zu very "
                 "short, very frequent function%s.</p>\n",
                 fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
-    int rc = sp__report_warnings(run, f);
+    int rc = sp__report_warnings(r, f);
     fputs("</section>\n", f);
     sp_figures_free(fg);
     free(ids);

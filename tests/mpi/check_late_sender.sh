@@ -12,9 +12,12 @@
 # SCHEMA.md's h5py code. "compute" sleeps (the default) so the run keeps
 # its shape on a loaded machine.
 #
-#   check_late_sender.sh MPIRUN LATE_SENDER_MPI SCOPE_PROFILER PYTHON3 SCHEMA_MD
+# The report has the "Why ranks wait" section, and the late sender among
+# its findings.
+#
+#   check_late_sender.sh MPIRUN LATE_SENDER_MPI SCOPE_PROFILER PYTHON3 SCHEMA_MD SOURCE_DIR
 set -u
-mpirun=$1 exe=$2 cli=$3 py=$4 schema=$5
+mpirun=$1 exe=$2 cli=$3 py=$4 schema=$5 src=$6
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -113,5 +116,10 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
     fail "waits of the $variant run"
+  "$cli" report "$f" -o "$work/$variant.html" >/dev/null || fail "report ($variant)"
+  "$py" "$src/tests/cli_verbs/check_report.py" "$work/$variant.html" --sections waits,ranks \
+    --contains "<h2>Why ranks wait</h2>" \
+    --contains "<b>Waiting</b> rank 0 waits [0-9.]+ s in MPI_Recv for rank 2 \(late sender\), because rank 2 spent [0-9.]+ s more than rank 0 in compute" \
+    --contains "<a href=\"#waits\">Waits</a>" >"$work/rc.txt" || { cat "$work/rc.txt"; fail "report ($variant)"; }
 done
 echo "late sender: ok"
