@@ -370,6 +370,11 @@ int sp_waits_compute(const sp_run *run, sp_waits **out)
     bool calls = false;
     for (size_t r = 0; r < run->nranks; r++)
         calls |= run->ranks[r].ncalls > 0;
+    for (size_t r = 0; r < run->nranks && !w->program_regions; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        for (size_t i = 0; i < rk->ncalls && !w->program_regions; i++)
+            w->program_regions = strncmp(run->region_names[rk->region[i]], "MPI_", 4) != 0;
+    }
     if (calls && (rc = sp__waits_causes(&c)))
         goto fail;
     w->causes_done = calls;

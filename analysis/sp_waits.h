@@ -140,6 +140,8 @@ typedef struct sp_waits {
     uint64_t records_dropped, untracked;  /* what the recorder could not follow */
     int64_t clock_err_ns; /* the largest clock offset uncertainty of a rank */
     bool causes_done;     /* causes were computed (the run had calls) */
+    bool program_regions; /* the run has regions of its own besides the MPI calls
+                             (without them no cause can be named) */
     size_t ranks_without; /* ranks that recorded no messages */
 } sp_waits;
 

@@ -106,7 +106,8 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
                 (int)r->rank, (unsigned long long)r->count, r->wait_s, (int)r->late_rank,
                 readable(w->paths[r->path], rp, sizeof rp));
         double rest = r->wait_s - r->explained_s;
-        bool show_rest = w->causes_done && rest > 1e-6 && rest > 0.01 * r->wait_s;
+        bool show_rest = w->causes_done && w->program_regions && rest > 1e-6 &&
+                         rest > 0.01 * r->wait_s;
         /* Causes that carry at least 1 % of the wait (and 1 µs). */
         size_t nc = 0;
         while (nc < r->ncauses && nc < MAX_CAUSES && r->causes[nc].charged_s >= 1e-6 &&
@@ -191,6 +192,10 @@ int sp_waits_print(const sp_waits *w, const char *path, size_t max_rows, bool pa
     fprintf(out, ".\n");
     if (!w->causes_done && w->nrows)
         fprintf(out, "Causes: not computed (the run has no calls).\n");
+    else if (!w->program_regions && w->nrows)
+        fprintf(out, "Causes: the run has no regions of its own besides the MPI calls, so none "
+                     "can be named: add regions (SP_SCOPE) around the work, or trace the "
+                     "functions (-finstrument-functions, scope-profiler run).\n");
     if (w->ranks_without)
         fprintf(out, "Note: %zu rank(s) recorded no messages; waits involving them are not "
                      "seen.\n", w->ranks_without);

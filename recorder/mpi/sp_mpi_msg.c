@@ -441,6 +441,13 @@ static bool req_grow(mpi_tls *t)
     return true;
 }
 
+/* Requests are keyed by their handle, which need not be unique: Open MPI
+ * returns one shared, already completed request for every small send it
+ * delivered at once (measured: two MPI_Isend of 88 bytes gave the same
+ * handle). So a handle may have several entries; they follow each other
+ * along its probe chain in the order they were put (linear probing, and
+ * backward-shift deletion keeps that order), and a completion takes the
+ * oldest. */
 static void req_put(mpi_tls *t, const req_entry *e)
 {
     if (2 * (t->n + 1) > t->cap && !req_grow(t)) {
@@ -448,9 +455,9 @@ static void req_put(mpi_tls *t, const req_entry *e)
         return;
     }
     uint32_t mask = t->cap - 1, s = req_hash(e->key, mask);
-    while (t->tab[s].key && t->tab[s].key != e->key)
+    while (t->tab[s].key)
         s = (s + 1) & mask;
-    t->n += t->tab[s].key == 0;
+    t->n++;
     t->tab[s] = *e;
 }
 
