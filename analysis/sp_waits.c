@@ -20,46 +20,7 @@ const char *sp_wait_pattern_name(sp_wait_pattern p)
     return p >= 0 && p < SP_WAIT_NPATTERNS ? names[p] : "?";
 }
 
-/* ---------------------------------------------------------------- strings */
-
-/* Intern s into (*names, *n) through a hash of indices + 1 (*slot, *cap).
- * Returns its index, or -1 on ENOMEM. */
-static int32_t intern(char ***names, size_t *n, size_t **slot, size_t *cap, const char *s)
-{
-    if (2 * (*n + 1) > *cap) {
-        size_t nc = *cap ? 2 * *cap : 64;
-        size_t *ns = calloc(nc, sizeof *ns);
-        if (!ns)
-            return -1;
-        for (size_t i = 0; i < *n; i++) {
-            uint64_t h = 1469598103934665603ull;
-            for (const char *p = (*names)[i]; *p; p++)
-                h = (h ^ (unsigned char)*p) * 1099511628211ull;
-            size_t k = (size_t)h & (nc - 1);
-            while (ns[k])
-                k = (k + 1) & (nc - 1);
-            ns[k] = i + 1;
-        }
-        free(*slot);
-        *slot = ns;
-        *cap = nc;
-    }
-    uint64_t h = 1469598103934665603ull;
-    for (const char *p = s; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    size_t k = (size_t)h & (*cap - 1);
-    for (; (*slot)[k]; k = (k + 1) & (*cap - 1))
-        if (strcmp((*names)[(*slot)[k] - 1], s) == 0)
-            return (int32_t)((*slot)[k] - 1);
-    char **p = realloc(*names, (*n + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    *names = p;
-    if (!(p[*n] = strdup(s)))
-        return -1;
-    (*slot)[k] = ++*n;
-    return (int32_t)(*n - 1);
-}
+/* ---------------------------------------------------------------- paths */
 
 /* The text of rank r's local path row p: "main > step > MPI_Recv". */
 static char *path_text(const sp_mpi_data *d, size_t r, int32_t p)
@@ -67,7 +28,7 @@ static char *path_text(const sp_mpi_data *d, size_t r, int32_t p)
     const sp_mpi_rank *rk = &d->ranks[r];
     size_t len = 1, depth = 0;
     for (int32_t q = p; q >= 0 && depth <= rk->npaths; q = rk->path_parent[q], depth++)
-        len += strlen(d->region_names[rk->path_region[q]]) + 3;
+        len += strlen(d->names.s[rk->path_region[q]]) + 3;
     char *s = malloc(len);
     if (!s)
         return NULL;
@@ -75,7 +36,7 @@ static char *path_text(const sp_mpi_data *d, size_t r, int32_t p)
     s[pos] = '\0';
     bool first = true;
     for (int32_t q = p; q >= 0 && depth--; q = rk->path_parent[q]) {
-        const char *nm = d->region_names[rk->path_region[q]];
+        const char *nm = d->names.s[rk->path_region[q]];
         size_t n = strlen(nm);
         if (!first) {
             pos -= 3;
@@ -99,7 +60,7 @@ static int32_t path_id(sp__waits_ctx *c, int32_t r, int32_t p)
                                                : strdup("(top level)");
     if (!s)
         return -1;
-    int32_t id = intern(&c->w->paths, &c->w->npaths, &c->path_slot, &c->path_hcap, s);
+    int32_t id = sp_strtab_intern(&c->w->paths, s);
     free(s);
     if (id >= 0 && p >= 0 && (size_t)p < rk->npaths)
         c->path_id[r][p] = id;
@@ -191,7 +152,7 @@ int sp__waits_add(sp__waits_ctx *c, const sp__wait_inst *in)
 int sp__waits_charge(sp__waits_ctx *c, size_t row, int32_t late, const char *region, double s,
                      double excess_s, double via_s)
 {
-    int32_t id = intern(&c->w->names, &c->w->nnames, &c->name_slot, &c->name_hcap, region);
+    int32_t id = sp_strtab_intern(&c->w->names, region);
     if (id < 0)
         return SP_ENOMEM;
     sp_wait_row *r = &c->w->rows[row];
@@ -311,8 +272,6 @@ static void ctx_free(sp__waits_ctx *c)
     free(c->err);
     free(c->inst);
     free(c->row_slot);
-    free(c->path_slot);
-    free(c->name_slot);
 }
 
 /* Time in MPI calls that have records: the collectives' and the completing
@@ -396,12 +355,8 @@ void sp_waits_free(sp_waits *w)
     for (size_t i = 0; i < w->nrows; i++)
         free(w->rows[i].causes);
     free(w->rows);
-    for (size_t i = 0; i < w->npaths; i++)
-        free(w->paths[i]);
-    free(w->paths);
-    for (size_t i = 0; i < w->nnames; i++)
-        free(w->names[i]);
-    free(w->names);
+    sp_strtab_free(&w->paths);
+    sp_strtab_free(&w->names);
     free(w->rank_pattern_s);
     free(w->pairs);
     free(w->messages);

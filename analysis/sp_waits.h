@@ -78,7 +78,7 @@ const char *sp_wait_pattern_name(sp_wait_pattern p);
 /* One region of the late rank that a wait is charged to. */
 typedef struct sp_wait_cause {
     int32_t rank;         /* the late rank */
-    int32_t region;       /* index into sp_waits.names */
+    int32_t region;       /* id in sp_waits.names */
     double charged_s;     /* the part of the waiting charged to it */
     double excess_s;      /* how much longer the late rank was in it than the
                              waiting rank, summed over the waits (direct part) */
@@ -90,7 +90,7 @@ typedef struct sp_wait_cause {
 typedef struct sp_wait_row {
     sp_wait_pattern pattern;
     int32_t rank;         /* the rank that waited */
-    int32_t path;         /* index into sp_waits.paths: the MPI call's call path */
+    int32_t path;         /* id in sp_waits.paths: the MPI call's call path */
     uint64_t count;       /* operations that waited (> 0 s) */
     double wait_s;        /* time waited */
     double uncertain_s;   /* of it, waits within the clocks' uncertainty */
@@ -123,10 +123,8 @@ typedef struct sp_waits {
     size_t nranks;
     size_t nrows;
     sp_wait_row *rows;    /* largest wait first */
-    size_t npaths;
-    char **paths;         /* "main > step > exchange > MPI_Recv" */
-    size_t nnames;
-    char **names;         /* region names of causes */
+    sp_strtab paths;      /* call paths: "main > step > exchange > MPI_Recv" */
+    sp_strtab names;      /* the causes' call paths (or regions) */
     double pattern_s[SP_WAIT_NPATTERNS];      /* summed over ranks */
     double pattern_uncertain_s[SP_WAIT_NPATTERNS];
     double *rank_pattern_s;                   /* nranks x SP_WAIT_NPATTERNS */

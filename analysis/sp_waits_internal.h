@@ -43,8 +43,6 @@ typedef struct sp__waits_ctx {
     size_t *row_slot;
     size_t row_hcap, rows_cap;
     int32_t **path_id;         /* per rank: local path row -> sp_waits.paths id (-1 unset) */
-    size_t *path_slot, path_hcap; /* hashes of sp_waits.paths and .names: index + 1 */
-    size_t *name_slot, name_hcap;
 } sp__waits_ctx;
 
 /* Global communicator ids (a communicator's members as world ranks, and

@@ -68,16 +68,22 @@ void sp_waits_sentence(const sp_waits *w, size_t i, char *buf, size_t len)
 {
     const sp_wait_row *r = &w->rows[i];
     char rp[1024], rc[1024];
-    const char *path = readable(w->paths[r->path], rp, sizeof rp), *call = strrchr(path, '>');
+    const char *path = readable(w->paths.s[r->path], rp, sizeof rp), *call = strrchr(path, '>');
     call = call ? call + 2 : path;
     int n = snprintf(buf, len, "rank %d waits %.2f s in %s for rank %d (%s)", (int)r->rank,
                      r->wait_s, call, (int)r->late_rank, sp_wait_pattern_name(r->pattern));
     if (n < 0 || (size_t)n >= len || !r->ncauses)
         return;
     const sp_wait_cause *c = &r->causes[0];
-    const char *cause = readable(w->names[c->region], rc, sizeof rc), *where = strrchr(cause, '>');
-    snprintf(buf + n, len - (size_t)n, ", because rank %d spent %.2f s more than rank %d in %s",
-             (int)c->rank, c->excess_s, (int)r->rank, where ? where + 2 : cause);
+    const char *cause = readable(w->names.s[c->region], rc, sizeof rc), *where = strrchr(cause, '>');
+    const char *what = where ? where + 2 : cause;
+    if (c->via_s > c->charged_s / 2) /* mostly propagated: the late rank was itself held up */
+        snprintf(buf + n, len - (size_t)n,
+                 ", itself held up by rank %d: %.2f s of the wait is rank %d's extra time in %s",
+                 (int)c->rank, c->charged_s, (int)c->rank, what);
+    else
+        snprintf(buf + n, len - (size_t)n, ", because rank %d spent %.2f s more than rank %d in %s",
+                 (int)c->rank, c->excess_s, (int)r->rank, what);
 }
 
 static void print_totals(const sp_waits *w, FILE *out)
@@ -104,7 +110,7 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
         char rp[1024];
         fprintf(out, "%-16s %5d %7llu %12.6f %9d  %s\n", sp_wait_pattern_name(r->pattern),
                 (int)r->rank, (unsigned long long)r->count, r->wait_s, (int)r->late_rank,
-                readable(w->paths[r->path], rp, sizeof rp));
+                readable(w->paths.s[r->path], rp, sizeof rp));
         double rest = r->wait_s - r->explained_s;
         bool show_rest = w->causes_done && w->program_regions && rest > 1e-6 &&
                          rest > 0.01 * r->wait_s;
@@ -127,7 +133,7 @@ static void print_rows(const sp_waits *w, size_t max_rows, FILE *out)
                 snprintf(how, sizeof how, "rank %d spent %.6f s more there than rank %d",
                          (int)c->rank, c->excess_s, (int)r->rank);
             fprintf(out, "%22s %s on rank %d: %.6f s (%s)\n", k + 1 < nc || show_rest ? "├─" : "└─",
-                    tail_of(readable(w->names[c->region], rn, sizeof rn), 3, tail, sizeof tail),
+                    tail_of(readable(w->names.s[c->region], rn, sizeof rn), 3, tail, sizeof tail),
                     (int)c->rank, c->charged_s, how);
         }
         if (show_rest)

@@ -50,13 +50,13 @@ static int write_csv(const sp_run *run, FILE *f, const void *ctx)
         const sp_wait_row *r = &w->rows[i];
         for (size_t k = 0; k < (r->ncauses ? r->ncauses : 1); k++) {
             fprintf(f, "%s,%d,", sp_wait_pattern_name(r->pattern), (int)r->rank);
-            sp__csv_str(f, w->paths[r->path]);
+            sp__csv_str(f, w->paths.s[r->path]);
             fprintf(f, ",%llu,%.9f,%.9f,%d,%.9f,", (unsigned long long)r->count, r->wait_s,
                     r->uncertain_s, (int)r->late_rank, r->late_rank_s);
             if (r->ncauses) {
                 const sp_wait_cause *c = &r->causes[k];
                 fprintf(f, "%d,", (int)c->rank);
-                sp__csv_str(f, w->names[c->region]);
+                sp__csv_str(f, w->names.s[c->region]);
                 fprintf(f, ",%.9f,%.9f\n", c->charged_s, c->excess_s);
             } else {
                 fputs(",,,\n", f);

@@ -47,6 +47,11 @@ void sp__html(FILE *f, const char *s);
 /* A duration, 3 significant digits with ns / us / ms / s. */
 char *sp__fmt_dur(double seconds, char *buf, size_t n);
 
+/* Table cells of sortable tables: text shown, v sorted on (data-v); a
+ * duration in seconds shown with sp__fmt_dur. */
+void sp__td_num(FILE *f, double v, const char *text);
+void sp__td_dur(FILE *f, double s);
+
 /* ---- report_sections.c ---- */
 int sp__report_overview(sp__report *r, FILE *f);
 void sp__report_regions(const sp__report *r, FILE *f);

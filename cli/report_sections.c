@@ -116,18 +116,6 @@ int sp__report_overview(sp__report *r, FILE *f)
     return rc;
 }
 
-static void num_cell(FILE *f, double v, const char *text)
-{
-    fprintf(f, "<td data-v=\"%.12g\">", v);
-    sp__html(f, text);
-    fputs("</td>", f);
-}
-
-static void dur_cell(FILE *f, double s)
-{
-    char b[32];
-    num_cell(f, s, sp__fmt_dur(s, b, sizeof b));
-}
 
 /* A duration cell of a region of kind k: "~12.3 ms" (estimate, italic, with
  * a tooltip) or ">=12.3 ms" (lower bound). */
@@ -136,7 +124,7 @@ static void fig_cell(FILE *f, double s, sp_fig_kind k)
     char b[32], t[40];
     sp__fmt_dur(s, b, sizeof b);
     if (k == SP_FIG_EXACT) {
-        num_cell(f, s, b);
+        sp__td_num(f, s, b);
         return;
     }
     snprintf(t, sizeof t, "%s%s", k == SP_FIG_ESTIMATE ? "~" : "\xe2\x89\xa5", b);
@@ -242,7 +230,7 @@ void sp__report_regions(const sp__report *r, FILE *f)
                       "the resolution is the sampling period\">-</td>",
                       f);
             else
-                dur_cell(f, per_call[c]);
+                sp__td_dur(f, per_call[c]);
         }
         snprintf(b, sizeof b, "%.2f", imb);
         fprintf(f, "<td data-v=\"%.6f\"%s>%s</td>", imb,
@@ -290,14 +278,14 @@ void sp__report_ranks(const sp__report *r, FILE *f)
         sp__html(f, host ? host : "-");
         fprintf(f, "</td><td data-v=\"%zu\">%zu</td><td data-v=\"%zu\">%zu</td>", rk->nthreads,
                 rk->nthreads, rk->ncalls, rk->ncalls);
-        dur_cell(f, (double)busy * 1e-9);
+        sp__td_dur(f, (double)busy * 1e-9);
         if (rk->ncalls) {
-            dur_cell(f, (double)(first + rk->clock_offset_ns - t0) * 1e-9);
-            dur_cell(f, (double)(last + rk->clock_offset_ns - t0) * 1e-9);
+            sp__td_dur(f, (double)(first + rk->clock_offset_ns - t0) * 1e-9);
+            sp__td_dur(f, (double)(last + rk->clock_offset_ns - t0) * 1e-9);
         } else {
             fputs("<td data-v=\"0\">-</td><td data-v=\"0\">-</td>", f);
         }
-        num_cell(f, (double)rk->clock_offset_ns * 1e-9,
+        sp__td_num(f, (double)rk->clock_offset_ns * 1e-9,
                  sp__fmt_dur((double)rk->clock_offset_ns * 1e-9, b, sizeof b));
         fputs("</tr>\n", f);
     }

@@ -15,18 +15,6 @@
 
 #define MAX_ROWS 200 /* table rows (the largest; the count of the rest follows) */
 
-static void td_num(FILE *f, double v, const char *text)
-{
-    fprintf(f, "<td data-v=\"%.12g\">", v);
-    sp__html(f, text);
-    fputs("</td>", f);
-}
-
-static void td_dur(FILE *f, double s)
-{
-    char b[32];
-    td_num(f, s, sp__fmt_dur(s, b, sizeof b));
-}
 
 /* The path without C++ argument lists, as `waits` prints it. */
 static void html_path(FILE *f, const char *path)
@@ -110,9 +98,9 @@ void sp__report_waits(const sp__report *r, FILE *f)
         fputs("<tr><td class=\"name\">", f);
         sp__html(f, sp_wait_pattern_name(p));
         fputs("</td>", f);
-        td_dur(f, w->pattern_s[p]);
-        td_dur(f, w->pattern_s[p] / (double)(w->nranks ? w->nranks : 1));
-        td_dur(f, w->pattern_uncertain_s[p]);
+        sp__td_dur(f, w->pattern_s[p]);
+        sp__td_dur(f, w->pattern_s[p] / (double)(w->nranks ? w->nranks : 1));
+        sp__td_dur(f, w->pattern_uncertain_s[p]);
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table>\n<div class=\"tw\"><table class=\"sortable\"><thead><tr><th data-type=\"text\">"
@@ -126,15 +114,15 @@ void sp__report_waits(const sp__report *r, FILE *f)
         sp__html(f, sp_wait_pattern_name(row->pattern));
         fprintf(f, "</td><td data-v=\"%d\">%d</td><td class=\"name\"><code>", (int)row->rank,
                 (int)row->rank);
-        html_path(f, w->paths[row->path]);
+        html_path(f, w->paths.s[row->path]);
         fprintf(f, "</code></td><td data-v=\"%llu\">%llu</td>",
                 (unsigned long long)row->count, (unsigned long long)row->count);
-        td_dur(f, row->wait_s);
+        sp__td_dur(f, row->wait_s);
         fprintf(f, "<td data-v=\"%d\">%d</td><td class=\"name\">", (int)row->late_rank,
                 (int)row->late_rank);
         if (row->ncauses) {
             const sp_wait_cause *c = &row->causes[0];
-            const char *nm = w->names[c->region], *leaf = strrchr(nm, '>');
+            const char *nm = w->names.s[c->region], *leaf = strrchr(nm, '>');
             fputs("<code>", f);
             html_path(f, leaf ? leaf + 2 : nm);
             fprintf(f, "</code> on rank %d: %s", (int)c->rank,
@@ -145,7 +133,7 @@ void sp__report_waits(const sp__report *r, FILE *f)
         fputs("</td>", f);
         double share = row->wait_s > 0 ? 100.0 * row->explained_s / row->wait_s : 0;
         snprintf(a, sizeof a, "%.0f%%", share);
-        td_num(f, share, w->causes_done ? a : "-");
+        sp__td_num(f, share, w->causes_done ? a : "-");
         fputs("</tr>\n", f);
     }
     fputs("</tbody></table></div>\n", f);

@@ -38,10 +38,7 @@ void sp_mpi_data_free(sp_mpi_data *d)
         return;
     for (size_t r = 0; r < d->nranks; r++)
         sp_mpi_rank_clear(&d->ranks[r]);
-    for (size_t i = 0; i < d->nregions; i++)
-        free(d->region_names[i]);
-    free(d->region_names);
-    free(d->hslot);
+    sp_strtab_free(&d->names);
     free(d->ranks);
     free(d);
 }
@@ -111,56 +108,6 @@ SP__DEFINE_TABLE(coll, SP_MPI_COLL_COLUMNS)
 #undef SP__FREE
 
 /* ---------------------------------------------------------------- lookups */
-
-static uint64_t hash_name(const char *s)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
-}
-
-/* The slot of name, or the empty slot where it belongs. */
-static size_t slot_of(const sp_mpi_data *d, const char *name)
-{
-    size_t mask = d->hcap - 1, i = (size_t)hash_name(name) & mask;
-    while (d->hslot[i] && strcmp(d->region_names[d->hslot[i] - 1], name) != 0)
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int rehash(sp_mpi_data *d)
-{
-    size_t cap = d->hcap ? 2 * d->hcap : 64;
-    int32_t *s = calloc(cap, sizeof *s);
-    if (!s)
-        return -1;
-    free(d->hslot);
-    d->hslot = s;
-    d->hcap = cap;
-    for (size_t i = 0; i < d->nregions; i++)
-        d->hslot[slot_of(d, d->region_names[i])] = (int32_t)i + 1;
-    return 0;
-}
-
-int32_t sp_mpi_data_intern(sp_mpi_data *d, const char *name)
-{
-    if (2 * (d->nregions + 1) > d->hcap && rehash(d) != 0)
-        return -1;
-    size_t i = slot_of(d, name);
-    if (d->hslot[i])
-        return d->hslot[i] - 1;
-    if (d->nregions >= INT32_MAX / 2)
-        return -1;
-    char **p = realloc(d->region_names, (d->nregions + 1) * sizeof *p);
-    if (!p)
-        return -1;
-    d->region_names = p;
-    if (!(p[d->nregions] = strdup(name)))
-        return -1;
-    d->hslot[i] = (int32_t)++d->nregions;
-    return d->hslot[i] - 1;
-}
 
 const int32_t *sp_mpi_comm_members(const sp_mpi_rank *rk, size_t c, size_t *n)
 {

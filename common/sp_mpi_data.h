@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "sp_schema_mpi.h"
+#include "sp_strtab.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -75,10 +76,7 @@ typedef struct sp_mpi_rank {
 typedef struct sp_mpi_data {
     size_t nranks;
     sp_mpi_rank *ranks;          /* index = rank */
-    size_t nregions;
-    char **region_names;         /* names of the regions the paths name, unique */
-    size_t hcap;                 /* the names' hash index (sp_mpi_data_intern) */
-    int32_t *hslot;              /* region id + 1 per slot, 0 = empty */
+    sp_strtab names;             /* the regions the paths name (path_region: ids) */
 } sp_mpi_data;
 
 /* A new table set for nranks ranks (all absent). NULL on out of memory. */
@@ -105,9 +103,6 @@ void sp_mpi_p2p_clear(sp_mpi_p2p *t);
 void sp_mpi_coll_clear(sp_mpi_coll *t);
 void sp_mpi_p2p_free(sp_mpi_p2p *t);
 void sp_mpi_coll_free(sp_mpi_coll *t);
-
-/* The region id of name in d->region_names, added when new; -1 on ENOMEM. */
-int32_t sp_mpi_data_intern(sp_mpi_data *d, const char *name);
 
 /* Members of communicator c of rank rk (count in *n). */
 const int32_t *sp_mpi_comm_members(const sp_mpi_rank *rk, size_t c, size_t *n);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * benchmark_mpi_messages.c - what recording MPI messages costs per call:
- * two ranks exchange small messages (MPI_Irecv + MPI_Isend + MPI_Waitall,
- * then an MPI_Allreduce every 16 exchanges) under three settings, in one
- * process each time:
+ * a rank exchanges small messages with itself (MPI_Irecv + MPI_Isend +
+ * MPI_Waitall, then an MPI_Allreduce every 16 exchanges; --pingpong on 2
+ * ranks: with the other rank) under three settings:
  *
  *   off       no session (the wrappers' load and branch)
  *   regions   the MPI calls timed as regions (SCOPE_PROFILER_MPI_MESSAGES=0)
@@ -12,12 +12,14 @@
  * and prints the time per exchange, best (min) and median of the batches,
  * and the difference messages - regions per message side.
  *
- *   mpirun -n 2 benchmark_mpi_messages [--exchanges N] [--batches K]
+ *   mpirun -n 1 benchmark_mpi_messages [--exchanges N] [--batches K] [--pingpong]
  *
- * Two ranks on two cores: no rank waits for a core, so the differences
- * are the library's, not the scheduler's. Many short batches (by default
- * 101 of 1,000 exchanges): on a machine shared with other work, the best
- * batch is one nobody interrupted.
+ * Messages to itself measure the library's own cost per call (the wrappers,
+ * the request table, the records) without a second process that may wait
+ * for a core; --pingpong adds the other rank's latency, and on a machine
+ * whose cores are all taken, the writer thread's wake-ups. Many short
+ * batches (by default 101 of 1,000 exchanges): on a machine shared with
+ * other work, the best batch is one nobody interrupted.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -61,7 +63,7 @@ static double batch(int n, int peer)
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
-    int rank, size, n = 1000, k = 101;
+    int rank, size, n = 1000, k = 101, pingpong = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (int i = 1; i < argc; i++) {
@@ -69,13 +71,16 @@ int main(int argc, char **argv)
             n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--batches") && i + 1 < argc)
             k = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pingpong"))
+            pingpong = 1;
     }
-    if (size != 2) {
+    if (pingpong && size != 2) {
         if (rank == 0)
-            fprintf(stderr, "benchmark_mpi_messages: run it on 2 ranks\n");
+            fprintf(stderr, "benchmark_mpi_messages: --pingpong runs on 2 ranks\n");
         MPI_Finalize();
         return 2;
     }
+    int peer = pingpong ? 1 - rank : rank;
     static const char *const names[3] = {"off", "regions", "messages"};
     double *t = calloc((size_t)k, sizeof *t), best[3], median[3];
     char path[64];
@@ -96,7 +101,7 @@ int main(int argc, char **argv)
                     MPI_Abort(MPI_COMM_WORLD, 1);
                 }
             }
-            t[b] = batch(n, 1 - rank);
+            t[b] = batch(n, peer);
             if (mode > 0 && sp_finalize(false, NULL) != 0)
                 fprintf(stderr, "sp_finalize: %s\n", sp_last_error());
         }
@@ -106,9 +111,9 @@ int main(int argc, char **argv)
     }
     if (rank == 0) {
         remove(path);
-        printf("%d exchanges x %d batches per setting (Irecv + Isend + Waitall, an Allreduce "
-               "every 16)\n",
-               n, k);
+        printf("%d exchanges x %d batches per setting (Irecv + Isend + Waitall %s, an "
+               "Allreduce every 16; %d rank%s)\n",
+               n, k, pingpong ? "with the other rank" : "with itself", size, size > 1 ? "s" : "");
         for (int m = 0; m < 3; m++)
             printf("  %-9s %8.0f ns per exchange (best)  %8.0f (median)\n", names[m],
                    1e9 * best[m], 1e9 * median[m]);

@@ -24,25 +24,12 @@ while [ $# -gt 0 ]; do
 done
 mkdir -p "$out/src" "$out/obj"
 out=$(realpath "$out")
+src=$(cd "$(dirname "$0")" && pwd)
 cli=$build/cli/scope-profiler
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 cp -p "$hpccg"/*.cpp "$hpccg"/*.hpp "$out/src/"
-/usr/bin/python3 - "$out/src/HPC_sparsemv.cpp" <<'PY'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-head = ('#include <mpi.h>\n#include <stdlib.h>\n'
-        '/* scope-profiler: the imbalanced variant (run_hpccg_waits.sh) */\n'
-        'static int sp_slow_reps(void)\n{\n  static int reps = -1;\n  if (reps < 0) {\n'
-        '    int r = 0;\n    MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
-        '    const char *s = getenv("HPCCG_SLOW_RANK"), *f = getenv("HPCCG_SLOW_FACTOR");\n'
-        '    reps = s && atoi(s) == r ? (f ? atoi(f) : 4) : 1;\n  }\n  return reps;\n}\n')
-inc = s.index('#include "HPC_sparsemv.hpp"')
-s = s[:inc] + head + s[inc:]
-loop = s.index("#ifdef USING_OMP", s.index("int HPC_sparsemv"))
-s = s[:loop] + "  for (int sp_rep = 0; sp_rep < sp_slow_reps(); ++sp_rep)\n" + s[loop:]
-open(p, "w").write(s)
-PY
+/usr/bin/python3 "$src/slow_rank_patch.py" "$out/src/HPC_sparsemv.cpp" '#include "HPC_sparsemv.hpp"' \
+  "int HPC_sparsemv" "#ifdef USING_OMP"
 flags="-finstrument-functions -finstrument-functions-exclude-file-list=/usr/include,/usr/lib/gcc,/usr/local/include,.h,.inl,.tcc"
 for f in "$out"/src/*.cpp; do
   o=$out/obj/$(basename "$f" .cpp).o
@@ -52,7 +39,7 @@ mpicxx "$out"/obj/*.o -o "$out/test_HPCCG"
 for variant in balanced imbalanced; do
   f=$out/$variant.h5
   slow_env=()
-  [ $variant = imbalanced ] && slow_env=(-x HPCCG_SLOW_RANK="$slow" -x HPCCG_SLOW_FACTOR="$factor")
+  [ $variant = imbalanced ] && slow_env=(-x SP_SLOW_RANK="$slow" -x SP_SLOW_FACTOR="$factor")
   rm -f "$f"
   (cd "$out" && SCOPE_PROFILER_MPI_REGIONS=1 mpirun --allow-run-as-root --oversubscribe -n 4 \
      -x SCOPE_PROFILER_MPI_REGIONS "${slow_env[@]}" "$cli" run -o "$f" ./test_HPCCG "$n" "$n" "$n" \

@@ -45,28 +45,13 @@ instr="-finstrument-functions -finstrument-functions-exclude-file-list=/usr/incl
 units="lulesh lulesh-comm lulesh-viz lulesh-util lulesh-init"
 
 # The imbalanced variant: a copy of lulesh.cc whose element loop in
-# CalcHourglassControlForElems runs LULESH_SLOW_FACTOR times on rank
-# LULESH_SLOW_RANK (the loop only fills temporaries: the physics is the
+# CalcHourglassControlForElems runs SP_SLOW_FACTOR times on rank
+# SP_SLOW_RANK (the loop only fills temporaries: the physics is the
 # same, the rank is slower).
 mkdir -p "$out/src"
 cp -p "$lulesh"/*.cc "$lulesh"/*.h "$out/src/"
-/usr/bin/python3 - "$out/src/lulesh.cc" <<'PY'
-import sys
-p = sys.argv[1]
-s = open(p).read()
-head = ('#include <stdlib.h>\n'
-        '/* scope-profiler: the imbalanced variant (run_lulesh_waits.sh) */\n'
-        'static int sp_slow_reps(void)\n{\n   static int reps = -1;\n   if (reps < 0) {\n'
-        '      int r = 0;\n      MPI_Comm_rank(MPI_COMM_WORLD, &r);\n'
-        '      const char *s = getenv("LULESH_SLOW_RANK"), *f = getenv("LULESH_SLOW_FACTOR");\n'
-        '      reps = s && atoi(s) == r ? (f ? atoi(f) : 4) : 1;\n   }\n   return reps;\n}\n')
-fn = s.index("void CalcHourglassControlForElems")
-loop = s.index("   /* start loop over elements */", fn)
-s = s[:loop] + "   for (int sp_rep = 0; sp_rep < sp_slow_reps(); ++sp_rep)\n" + s[loop:]
-inc = s.index('#include "lulesh.h"')
-s = s[:inc] + head.replace('static int', '#include <mpi.h>\nstatic int', 1) + s[inc:]
-open(p, "w").write(s)
-PY
+/usr/bin/python3 "$src/slow_rank_patch.py" "$out/src/lulesh.cc" '#include "lulesh.h"' \
+  "void CalcHourglassControlForElems" "   /* start loop over elements */"
 
 # Objects: plain and traced; executables: plain, with the MPI autostart,
 # traced (for `scope-profiler run`).
@@ -91,7 +76,7 @@ if [ "$what" = waits ] || [ "$what" = all ]; then
   for variant in $variants; do
     f=$out/$variant.h5
     env_slow=()
-    [ $variant = imbalanced ] && env_slow=(-x LULESH_SLOW_RANK="$slow" -x LULESH_SLOW_FACTOR="$factor")
+    [ $variant = imbalanced ] && env_slow=(-x SP_SLOW_RANK="$slow" -x SP_SLOW_FACTOR="$factor")
     rm -f "$f"
     SCOPE_PROFILER_MPI_REGIONS=1 "${mpirun[@]}" -x SCOPE_PROFILER_MPI_REGIONS "${env_slow[@]}" \
       "$cli" run -o "$f" "$out/lulesh_traced" "${opts[@]}" >"$out/$variant.log" 2>&1

@@ -103,11 +103,11 @@ int sp__mpi_data_check(const char *file, const sp_mpi_data *d, const sp_run *run
     if (!d)
         return 0;
     if (d->nranks != run->nranks || (d->nranks && !d->ranks) ||
-        (d->nregions && !d->region_names) || d->nregions > INT32_MAX)
+        (d->names.n && !d->names.s) || d->names.n > INT32_MAX)
         return sp__error(SP_EFORMAT, "%s: MPI tables for %zu ranks in a run of %zu", file,
                          d->nranks, run->nranks);
-    for (size_t i = 0; i < d->nregions; i++)
-        if (!d->region_names[i])
+    for (size_t i = 0; i < d->names.n; i++)
+        if (!d->names.s[i])
             return sp__error(SP_EFORMAT, "%s: MPI call path region %zu has no name", file, i);
     uint64_t rows = 0;
     for (size_t r = 0; r < d->nranks; r++) {
@@ -120,7 +120,7 @@ int sp__mpi_data_check(const char *file, const sp_mpi_data *d, const sp_run *run
             continue;
         }
         int rc;
-        if ((rc = check_comms(ctx, rk, d->nranks)) || (rc = check_paths(ctx, rk, d->nregions)) ||
+        if ((rc = check_comms(ctx, rk, d->nranks)) || (rc = check_paths(ctx, rk, d->names.n)) ||
             (rc = check_records(ctx, rk, d->nranks, run->ranks[r].nthreads)))
             return rc;
         rows += rk->p2p.n + rk->coll.n;
@@ -218,7 +218,7 @@ static int read_paths(const char *file, const char *ctx, hid_t mg, bool complete
                            " (%zu rows)", ctx, (unsigned long long)i, row, rc_in->nrows);
             goto done;
         }
-        if ((rk->path_region[i] = sp_mpi_data_intern(d, rc_in->row_names[row])) < 0) {
+        if ((rk->path_region[i] = sp_strtab_intern(&d->names, rc_in->row_names[row])) < 0) {
             rc = sp__error(SP_ENOMEM, "%s: out of memory", ctx);
             goto done;
         }
@@ -239,50 +239,38 @@ static void to_ns(const sp_v2_clock_map *m, int64_t *t, size_t n)
 #define SP__READ(name, type, ctype, unit, desc)                                \
     if (rc == 0)                                                               \
         rc = read_col(file, g, #name, SP_ST_##type, n, (void **)&t->name);
+#define SP__TO_NS(name) to_ns(m, t->name, t->n);
 
-static int read_p2p(const char *file, const char *ctx, hid_t mg, const sp__mpi_read_ctx *in,
-                    sp_mpi_p2p *t)
-{
-    static const char *const cols[] = {SP_MPI_P2P_COLUMNS(SP__NAME)};
-    hid_t g;
-    hsize_t n = 0;
-    int rc = sp__h5_open_group(file, mg, SP_NAMEM(MPI_P2P), &g);
-    if (rc)
-        return rc;
-    rc = table_rows(file, ctx, g, cols, sizeof cols / sizeof *cols, in->complete, &n);
-    SP_MPI_P2P_COLUMNS(SP__READ)
-    H5Gclose(g);
-    sp_v2_clock_map mm, *m = &mm;
-    if (rc || (n && (rc = in->clock(in->clock_arg, m))))
-        return rc;
-    t->n = t->cap = (size_t)n;
-    to_ns(m, t->post_enter, t->n);
-    to_ns(m, t->post_exit, t->n);
-    to_ns(m, t->done_enter, t->n);
-    to_ns(m, t->done_exit, t->n);
-    return 0;
-}
+/* read_TABLE(file, ctx, mpi group, what the rank's reader knows, table):
+ * every column (the rows they all have), then its times in ns. */
+#define SP__DEFINE_READ(table, type, group, COLUMNS, TIMES)                                         \
+    static int read_##table(const char *file, const char *ctx, hid_t mg,                           \
+                            const sp__mpi_read_ctx *in, type *t)                                   \
+    {                                                                                              \
+        static const char *const cols[] = {COLUMNS(SP__NAME)};                                     \
+        hid_t g;                                                                                   \
+        hsize_t n = 0;                                                                             \
+        int rc = sp__h5_open_group(file, mg, SP_NAMEM(group), &g);                                 \
+        if (rc)                                                                                    \
+            return rc;                                                                             \
+        rc = table_rows(file, ctx, g, cols, sizeof cols / sizeof *cols, in->complete, &n);         \
+        COLUMNS(SP__READ)                                                                          \
+        H5Gclose(g);                                                                               \
+        sp_v2_clock_map mm, *m = &mm;                                                              \
+        if (rc || (n && (rc = in->clock(in->clock_arg, m))))                                       \
+            return rc;                                                                             \
+        t->n = t->cap = (size_t)n;                                                                 \
+        TIMES                                                                                      \
+        return 0;                                                                                  \
+    }
 
-static int read_coll(const char *file, const char *ctx, hid_t mg, const sp__mpi_read_ctx *in,
-                     sp_mpi_coll *t)
-{
-    static const char *const cols[] = {SP_MPI_COLL_COLUMNS(SP__NAME)};
-    hid_t g;
-    hsize_t n = 0;
-    int rc = sp__h5_open_group(file, mg, SP_NAMEM(MPI_COLL), &g);
-    if (rc)
-        return rc;
-    rc = table_rows(file, ctx, g, cols, sizeof cols / sizeof *cols, in->complete, &n);
-    SP_MPI_COLL_COLUMNS(SP__READ)
-    H5Gclose(g);
-    sp_v2_clock_map mm, *m = &mm;
-    if (rc || (n && (rc = in->clock(in->clock_arg, m))))
-        return rc;
-    t->n = t->cap = (size_t)n;
-    to_ns(m, t->enter, t->n);
-    to_ns(m, t->exit, t->n);
-    return 0;
-}
+SP__DEFINE_READ(p2p, sp_mpi_p2p, MPI_P2P, SP_MPI_P2P_COLUMNS,
+                SP__TO_NS(post_enter) SP__TO_NS(post_exit) SP__TO_NS(done_enter)
+                    SP__TO_NS(done_exit))
+SP__DEFINE_READ(coll, sp_mpi_coll, MPI_COLL, SP_MPI_COLL_COLUMNS,
+                SP__TO_NS(enter) SP__TO_NS(exit))
+#undef SP__DEFINE_READ
+#undef SP__TO_NS
 #undef SP__NAME
 #undef SP__READ
 

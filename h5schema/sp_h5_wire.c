@@ -162,9 +162,9 @@ static void w_mpi(wbuf *w, const sp_mpi_data *d)
     w_u32(w, d != NULL);
     if (!d)
         return;
-    w_u64(w, d->nregions);
-    for (size_t i = 0; i < d->nregions; i++)
-        w_str(w, d->region_names[i]);
+    w_u64(w, d->names.n);
+    for (size_t i = 0; i < d->names.n; i++)
+        w_str(w, d->names.s[i]);
     for (size_t r = 0; r < d->nranks; r++) {
         const sp_mpi_rank *rk = &d->ranks[r];
         w_u32(w, (uint32_t)rk->present);
@@ -493,14 +493,16 @@ static void r_mpi(rbuf *r, sp_run *run)
         return;
     }
     uint64_t nreg = r_u64(r);
-    if (!r->rc && nreg > INT32_MAX)
+    if (!r->rc && nreg > INT32_MAX / 2)
         r->rc = SP_EFORMAT;
-    if (!r->rc && (r->rc = sp__read_charge_n(r->what, nreg, sizeof(char *))) == 0 &&
-        !(d->region_names = calloc(nreg ? (size_t)nreg : 1, sizeof(char *))))
-        r->rc = SP_ENOMEM;
+    if (!r->rc)
+        r->rc = sp__read_charge_n(r->what, nreg, 64);
     for (uint64_t i = 0; i < nreg && !r->rc; i++) {
-        d->region_names[i] = r_str(r);
-        d->nregions = (size_t)i + 1;
+        char *name = r_str(r);
+        /* interned: a name sent twice would shift every id after it */
+        if (name && sp_strtab_intern(&d->names, name) != (int32_t)i)
+            r->rc = d->names.n > i ? SP_EFORMAT : SP_ENOMEM;
+        free(name);
     }
     for (size_t k = 0; k < d->nranks && !r->rc; k++) {
         sp_mpi_rank *rk = &d->ranks[k];

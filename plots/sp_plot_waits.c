@@ -87,30 +87,7 @@ int sp_plot_waits(cairo_t *cr, double w, double h, const sp_waits *waits,
             base += v;
         }
     }
-    /* Rank labels under the bars: as many as fit, always the largest. */
-    sp__set_color(cr, c.th.axis);
-    cairo_move_to(cr, r.x, bottom + 0.5);
-    cairo_line_to(cr, r.x + r.w, bottom + 0.5);
-    cairo_stroke(cr);
-    char lab[32];
-    snprintf(lab, sizeof lab, "%zu", n - 1);
-    double lwid = sp__text_width(&c, SP__FONT_SMALL, lab) + 8 * c.s, last_right = -1e9;
-    size_t every = 1;
-    while (slot * (double)every < lwid && every < n)
-        every = every < 5 ? every + 1 : every * 2;
-    for (size_t i = 0; i < n; i++) {
-        if (i % every && i != imax)
-            continue;
-        snprintf(lab, sizeof lab, "%zu", i);
-        double xc = r.x + ((double)i + 0.5) * slot, tw = sp__text_width(&c, SP__FONT_SMALL, lab);
-        if (xc - tw / 2 < last_right + 4 * c.s)
-            continue;
-        sp__text_draw(&c, i == imax ? SP__FONT_BOLD : SP__FONT_SMALL, lab, xc, bottom + 5 * c.s,
-                      0.5, 0, 0, i == imax ? c.th.fg : c.th.muted);
-        last_right = xc + tw / 2;
-    }
-    sp__text_draw(&c, SP__FONT_SMALL, "rank (the one that waited)", r.x + r.w / 2,
-                  bottom + 9 * c.s + c.line_h[SP__FONT_SMALL], 0.5, 0, 0, c.th.muted);
+    sp__rank_labels(&c, r, bottom, n, imax, "rank (the one that waited)");
     sp__canvas_end(&c);
     return 0;
 }

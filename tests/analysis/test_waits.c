@@ -34,7 +34,7 @@ static int64_t ns(double ms) { return (int64_t)(ms * 1e6 + (ms < 0 ? -0.5 : 0.5)
 static int32_t path_of(sp_mpi_data *d, int r, const char *name)
 {
     sp_mpi_rank *rk = &d->ranks[r];
-    int32_t g = sp_mpi_data_intern(d, name);
+    int32_t g = sp_strtab_intern(&d->names, name);
     for (size_t q = 0; q < rk->npaths; q++)
         if (rk->path_region[q] == g)
             return (int32_t)q;
@@ -86,7 +86,7 @@ static const sp_wait_row *find(const sp_waits *w, sp_wait_pattern p, int rank, c
 {
     for (size_t i = 0; i < w->nrows; i++) {
         const sp_wait_row *r = &w->rows[i];
-        const char *path = w->paths[r->path];
+        const char *path = w->paths.s[r->path];
         size_t n = strlen(path), m = strlen(call);
         if (r->pattern == p && r->rank == rank && n >= m && !strcmp(path + n - m, call))
             return r;
@@ -99,7 +99,7 @@ static const sp_wait_cause *cause(const sp_waits *w, const sp_wait_row *r, int r
                                   const char *region)
 {
     for (size_t i = 0; r && i < r->ncauses; i++) {
-        const char *nm = w->names[r->causes[i].region];
+        const char *nm = w->names.s[r->causes[i].region];
         size_t n = strlen(nm), m = strlen(region);
         if (r->causes[i].rank == rank && n >= m && !strcmp(nm + n - m, region))
             return &r->causes[i];
@@ -406,6 +406,10 @@ static void test_delay_propagates(void)
     ASSERT_NEAR(c3->charged_s, 0.020, TOL); /* all of rank 0's 20 ms wait */
     ASSERT_NEAR(c3->via_s, 0.020, TOL);
     ASSERT(cause(w, r1, 0, "compute") == NULL); /* rank 0 did no extra work */
+    char line[512];
+    sp_waits_sentence(w, (size_t)(r1 - w->rows), line, sizeof line);
+    ASSERT(strstr(line, "for rank 0 (wait at N x N), itself held up by rank 3: 0.02 s of the "
+                        "wait is rank 3's extra time in compute") != NULL);
     sp_waits_free(w);
     sp_run_free(run);
 }

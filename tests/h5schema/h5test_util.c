@@ -300,8 +300,8 @@ void h5t_sample_mpi(sp_run *run)
         rk->path_parent = malloc(2 * sizeof *rk->path_parent);
         rk->path_region = malloc(2 * sizeof *rk->path_region);
         rk->path_parent[0] = -1, rk->path_parent[1] = 0;
-        rk->path_region[0] = sp_mpi_data_intern(d, "main");
-        rk->path_region[1] = sp_mpi_data_intern(d, r ? "MPI_Recv" : "MPI_Send");
+        rk->path_region[0] = sp_strtab_intern(&d->names, "main");
+        rk->path_region[1] = sp_strtab_intern(&d->names, r ? "MPI_Recv" : "MPI_Send");
         sp_mpi_p2p_row p = {.kind = r ? SP_MPI_KIND_RECV : SP_MPI_KIND_SEND,
                             .op = r ? SP_MPI_Irecv : SP_MPI_Send,
                             .done_op = r ? SP_MPI_Waitall : SP_MPI_Send, .thread = 0, .path = 1,
@@ -324,12 +324,12 @@ static const char *mpi_differ(const sp_mpi_data *a, const sp_mpi_data *b)
             DIFF("MPI tables: %s vs %s", a ? "present" : "none", b ? "present" : "none");
         return NULL;
     }
-    if (a->nranks != b->nranks || a->nregions != b->nregions)
-        DIFF("MPI tables: %zu/%zu ranks, %zu/%zu names", a->nranks, b->nranks, a->nregions,
-             b->nregions);
-    for (size_t i = 0; i < a->nregions; i++)
-        if (!str_eq(a->region_names[i], b->region_names[i]))
-            DIFF("MPI path name %zu: '%s' vs '%s'", i, a->region_names[i], b->region_names[i]);
+    if (a->nranks != b->nranks || a->names.n != b->names.n)
+        DIFF("MPI tables: %zu/%zu ranks, %zu/%zu names", a->nranks, b->nranks, a->names.n,
+             b->names.n);
+    for (size_t i = 0; i < a->names.n; i++)
+        if (!str_eq(a->names.s[i], b->names.s[i]))
+            DIFF("MPI path name %zu: '%s' vs '%s'", i, a->names.s[i], b->names.s[i]);
     for (size_t r = 0; r < a->nranks; r++) {
         const sp_mpi_rank *x = &a->ranks[r], *y = &b->ranks[r];
         if (x->present != y->present || x->clock_offset_ns != y->clock_offset_ns ||
