@@ -101,19 +101,5 @@ if [ "$what" = overhead ] || [ "$what" = all ]; then
       echo "  round $k $cfg: grind $g us/zone/cycle"
     done
   done
-  /usr/bin/python3 - "$out/overhead.txt" <<'PY'
-import statistics, sys
-v = {}
-for line in open(sys.argv[1]):
-    cfg, g = line.split()
-    v.setdefault(cfg, []).append(float(g))
-for cfg in [c for c in ("none", "regions", "messages") if c in v]:
-    x = v[cfg]
-    print(f"{cfg:9s} grind min {min(x):8.3f}  median {statistics.median(x):8.3f} us/zone/cycle  ({len(x)} runs)")
-for a, b in (("regions", "none"), ("messages", "regions"), ("messages", "none")):
-    if a not in v or b not in v:
-        continue
-    print(f"{a} / {b}: min {min(v[a]) / min(v[b]):.3f}  median "
-          f"{statistics.median(v[a]) / statistics.median(v[b]):.3f}")
-PY
+  /usr/bin/python3 "$src/overhead_summary.py" "$out/overhead.txt" "us/zone/cycle (grind)"
 fi
