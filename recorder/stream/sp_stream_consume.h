@@ -109,6 +109,16 @@ void sp__cons_mpi_written(const sp_v2_mpi_batch *b);
 void sp__cons_mpi_drop(void);
 void sp__cons_mpi_free(void);
 
+/* The threads' CPU scheduling samples (sp_stream_sched.c), lock held:
+ * sample the calling thread (the one starting the session); sample the
+ * threads recording in the session seen for the first time, or with all
+ * every one of them; append the samples taken to the part. Without a part
+ * (memory-only sessions) nothing is sampled. */
+void sp__sched_reset(void);
+void sp__sched_sample_self(void);
+void sp__sched_poll(bool all);
+void sp__sched_write(void);
+
 #pragma GCC visibility pop
 
 #endif

@@ -27,7 +27,9 @@
 
 #include <scope_profiler.h>
 
+#include "sp_analysis.h"
 #include "sp_mpi_data.h"
+#include "sp_run_read.h"
 #include "sp_waits.h"
 
 #define NR 4
@@ -357,6 +359,43 @@ static void check_rank(const sp_mpi_rank *rk, int r, const want_p2p *ep, int nep
     CHECK(rk->ncomms == 3, "rank %d: %zu communicators, expected 3", r, rk->ncomms);
 }
 
+/* The file read aggregate-first (sp_run_read: no calls, in-process and in
+ * a reading child, whose pipe carries the header) has every rank's MPI
+ * tables, read with the rank's header, and the waits analysis matches the
+ * same messages and collectives from them as from the run finalize gave. */
+static void check_read_aggregate_first(const char *path, const sp_run *whole, bool isolate)
+{
+    sp_agg_opts opts = {0};
+    int status = 0;
+    sp_run *run = sp_run_read(path, &opts, NULL, isolate, &status);
+    const char *how = isolate ? "aggregate-first, isolated" : "aggregate-first";
+    CHECK(run && run->mpi && run->mpi->nranks == NR, "%s: no MPI tables (%s)", how,
+          run ? "read" : sp_last_error());
+    if (!run || !run->mpi || !whole || !whole->mpi) {
+        sp_run_free(run);
+        return;
+    }
+    CHECK(sp_run_total_calls(run) > 0 && run->ranks[0].ncalls == 0,
+          "%s: expected aggregates without calls", how);
+    for (int r = 0; r < NR; r++)
+        CHECK(run->mpi->ranks[r].p2p.n == whole->mpi->ranks[r].p2p.n &&
+                  run->mpi->ranks[r].coll.n == whole->mpi->ranks[r].coll.n,
+              "%s: rank %d: %zu + %zu records, finalize gave %zu + %zu", how, r,
+              run->mpi->ranks[r].p2p.n, run->mpi->ranks[r].coll.n, whole->mpi->ranks[r].p2p.n,
+              whole->mpi->ranks[r].coll.n);
+    sp_waits *a = NULL, *b = NULL;
+    CHECK(sp_waits_compute(run, &a) == 0 && sp_waits_compute(whole, &b) == 0, "%s: waits: %s",
+          how, sp_last_error());
+    if (a && b)
+        CHECK(a->nmessages == b->nmessages && a->collectives == b->collectives,
+              "%s: %zu messages, %llu collectives matched (finalize's run: %zu, %llu)", how,
+              a->nmessages, (unsigned long long)a->collectives, b->nmessages,
+              (unsigned long long)b->collectives);
+    sp_waits_free(a);
+    sp_waits_free(b);
+    sp_run_free(run);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -423,6 +462,8 @@ int main(int argc, char **argv)
                   (unsigned long long)w->coll_mismatched);
             sp_waits_free(w);
         }
+        check_read_aggregate_first(o.file_path, run, false);
+        check_read_aggregate_first(o.file_path, run, true);
         printf(failures ? "mpi messages: %d failures\n" : "mpi messages: ok\n", failures);
     }
     sp_run_free(run);
