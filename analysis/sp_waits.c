@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_analysis.h"
 #include "sp_error.h"
 #include "sp_waits_internal.h"
 
@@ -292,7 +293,33 @@ static void mpi_time(sp_waits *w, const sp_mpi_data *d)
     }
 }
 
-int sp_waits_compute(const sp_run *run, sp_waits **out)
+bool sp__waits_rank_has_calls(const sp__waits_ctx *c, size_t r)
+{
+    return r < c->run->nranks &&
+           (c->run->ranks[r].ncalls > 0 || (c->src && sp_run_rank_calls(c->run, r) > 0));
+}
+
+/* Whether the run has regions of its own besides the MPI calls: from its
+ * calls, or (aggregate-first) from the call tree of its aggregates. */
+static bool has_program_regions(const sp__waits_ctx *c)
+{
+    const sp_run *run = c->run;
+    for (size_t r = 0; r < run->nranks; r++) {
+        const sp_rank_data *rk = &run->ranks[r];
+        for (size_t i = 0; i < rk->ncalls; i++)
+            if (strncmp(run->region_names[rk->region[i]], "MPI_", 4) != 0)
+                return true;
+    }
+    for (size_t k = 1; c->src && k < run->tree.nnodes; k++) {
+        int32_t g = run->tree.nodes[k].region;
+        if (g >= 0 && run->tree.nodes[k].calls > 0 &&
+            strncmp(run->region_names[g], "MPI_", 4) != 0)
+            return true;
+    }
+    return false;
+}
+
+static int compute(const sp_run *run, sp_event_source *src, sp_waits **out)
 {
     *out = NULL;
     const sp_mpi_data *d = run->mpi;
@@ -301,7 +328,7 @@ int sp_waits_compute(const sp_run *run, sp_waits **out)
                                     "use_mpi_regions (SCOPE_PROFILER_MPI_REGIONS=1) and the "
                                     "MPI library, scope-profiler 0.1 or later");
     sp_waits *w = calloc(1, sizeof *w);
-    sp__waits_ctx c = {.run = run, .d = d, .w = w};
+    sp__waits_ctx c = {.run = run, .src = src, .d = d, .w = w};
     size_t n = d->nranks;
     int rc = SP_ENOMEM;
     if (!w || !(w->rank_pattern_s = calloc((n ? n : 1) * SP_WAIT_NPATTERNS, sizeof(double))) ||
@@ -328,12 +355,8 @@ int sp_waits_compute(const sp_run *run, sp_waits **out)
         goto fail;
     bool calls = false;
     for (size_t r = 0; r < run->nranks; r++)
-        calls |= run->ranks[r].ncalls > 0;
-    for (size_t r = 0; r < run->nranks && !w->program_regions; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls && !w->program_regions; i++)
-            w->program_regions = strncmp(run->region_names[rk->region[i]], "MPI_", 4) != 0;
-    }
+        calls |= sp__waits_rank_has_calls(&c, r);
+    w->program_regions = has_program_regions(&c);
     if (calls && (rc = sp__waits_causes(&c)))
         goto fail;
     w->causes_done = calls;
@@ -346,6 +369,20 @@ fail:
     ctx_free(&c);
     sp_waits_free(w);
     return sp__error(rc ? rc : SP_ENOMEM, "waits: out of memory");
+}
+
+int sp_waits_compute(const sp_run *run, sp_waits **out)
+{
+    return compute(run, NULL, out);
+}
+
+int sp_waits_compute_source(sp_event_source *src, sp_waits **out)
+{
+    *out = NULL;
+    if (!src->run->agg) /* the windows need the pass's lanes */
+        return sp__error(SP_EINVAL, "waits: the run was not aggregated (sp_run_aggregate)");
+    /* Calls in memory (a memory source) are read from there. */
+    return compute(src->run, src, out);
 }
 
 void sp_waits_free(sp_waits *w)

@@ -54,6 +54,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "sp_events.h"
 #include "sp_model.h"
 #include "sp_mpi_data.h"
 
@@ -151,6 +152,20 @@ typedef struct sp_waits {
  * MPI messages: run->mpi NULL), SP_ENOMEM.
  */
 int sp_waits_compute(const sp_run *run, sp_waits **out);
+
+/*
+ * The same for a run read aggregate-first: src->run (its MPI tables read
+ * with the ranks' headers, no calls in memory) aggregated with
+ * SP_AGG_LANES (sp_run_aggregate). The causes read the calls of each
+ * wait's interval as a window (sp_window_load, at most
+ * SP_WAITS_WINDOW_CALLS calls per interval: beyond, the interval's first
+ * calls only), so memory follows the longest interval between two
+ * synchronisations, not the run. A source whose run holds its calls (v1,
+ * Python files) is read from memory. Returns as sp_waits_compute, or the
+ * source's errors (SP_EFORMAT, SP_EIO).
+ */
+#define SP_WAITS_WINDOW_CALLS ((size_t)1 << 20)
+int sp_waits_compute_source(sp_event_source *src, sp_waits **out);
 void sp_waits_free(sp_waits *w);
 
 /*

@@ -7,9 +7,10 @@
  * The only part of the waits analysis that needs the program's calls: the
  * own time per call path (per region when the run has no call tree) of one
  * thread of one rank in a time interval, interval_regions(), one pass over
- * the calls of that interval found by binary search in the full-run model
- * (sp_run). A window or streaming reader can replace it without touching
- * the rest.
+ * the calls of that interval: found by binary search in the full-run model
+ * (sp_run) when the calls are in memory, else loaded as a window from the
+ * run's source (sp_window.h: aggregate-first runs, bounded by
+ * SP_WAITS_WINDOW_CALLS).
  *
  * Call paths, not regions: "CalcHourglassControlForElems >
  * CalcElemVolumeDerivative" says where the late rank's extra time went
@@ -21,6 +22,7 @@
 
 #include "sp_error.h"
 #include "sp_waits_internal.h"
+#include "sp_window.h"
 
 /* A moment a rank synchronised: the end of an MPI call with records, with
  * one peer (point to point) or with a communicator's members. */
@@ -120,8 +122,8 @@ static int64_t overlap(int64_t s, int64_t e, int64_t t0, int64_t t1)
  * overlap with the interval goes to its region and comes off its parent's.
  * The calls found are those open at t0 (the ancestors of the last call
  * started by then) and those started in the interval. */
-static void interval_regions(const sp_rank_data *rk, const int32_t *key, int32_t thread,
-                             int64_t t0, int64_t t1, region_acc *a)
+static void interval_regions_mem(const sp_rank_data *rk, const int32_t *key, int32_t thread,
+                                 int64_t t0, int64_t t1, region_acc *a)
 {
     size_t lo = 0, hi = rk->ncalls;
     while (lo < hi) { /* the thread's first call */
@@ -171,12 +173,142 @@ typedef struct cause_state {
     /* the late rank's last interval (instances of one collective share it) */
     int32_t cached_rank, cached_thread;
     int64_t cached_t0, cached_t1;
+    struct lane_window *windows; /* per rank: its last window (calls not in memory) */
 } cause_state;
+
+/* A rank's last window of calls (one thread's) and its calls' keys: the
+ * waits come in time order, so the next interval of the rank usually lies
+ * in the window loaded for the last one with some time ahead. */
+typedef struct lane_window {
+    sp_window *w;
+    int32_t *key;
+} lane_window;
+
+static void lane_window_clear(lane_window *lw)
+{
+    sp_window_free(lw->w);
+    free(lw->key);
+    lw->w = NULL;
+    lw->key = NULL;
+}
 
 /* Per call: its key (tree node or region). */
 static const int32_t *keys_of(const cause_state *st, const sp_rank_data *rk)
 {
     return st->by_path ? rk->tree_node : rk->region;
+}
+
+/* The tree node of region under node parent, or -1. */
+static int32_t child_node(const sp_tree *t, int32_t parent, int32_t region)
+{
+    for (int32_t k = t->nodes[parent].first_child; k >= 0; k = t->nodes[k].next_sibling)
+        if (t->nodes[k].region == region)
+            return k;
+    return -1;
+}
+
+/* The tree node of each call of window w (its region under its window
+ * parent's node; the calls open at the window's start are in it, so paths
+ * are complete), or its region; -1 for none. */
+static int32_t *window_keys(const sp_run *run, const cause_state *st, const sp_window *w)
+{
+    int32_t *key = malloc((w->n ? w->n : 1) * sizeof *key);
+    for (size_t i = 0; key && i < w->n; i++) {
+        int64_t p = w->parent[i];
+        int32_t g = w->region[i];
+        if (g < 0 || (size_t)g >= run->nregions)
+            key[i] = -1;
+        else if (!st->by_path)
+            key[i] = g;
+        else if (p < 0)
+            key[i] = child_node(&run->tree, 0, g);
+        else
+            key[i] = key[p] < 0 ? -1 : child_node(&run->tree, key[p], g);
+    }
+    return key;
+}
+
+/* How far past an interval a window is loaded, in multiples of the
+ * interval: the rank's next intervals then come from the same window. */
+#define WINDOW_AHEAD 8
+
+/* A window of (rank, thread) that holds every call overlapping [a, b]
+ * (aligned clocks; a == INT64_MIN: from the first call): the rank's last
+ * one when it covers the interval, else one loaded with time ahead (without
+ * it if that would pass SP_WAITS_WINDOW_CALLS). */
+static int lane_window_get(const sp__waits_ctx *c, cause_state *st, int32_t rank,
+                           int32_t thread, int64_t a, int64_t b, lane_window **out)
+{
+    lane_window *lw = &st->windows[rank];
+    if (lw->w && lw->w->thread == thread && !lw->w->truncated && lw->w->t0_ns <= a &&
+        b <= lw->w->t1_ns) {
+        *out = lw;
+        return 0;
+    }
+    lane_window_clear(lw);
+    int64_t ahead = a == INT64_MIN || b - a > INT64_MAX / (2 * WINDOW_AHEAD) ? 0
+                                                                           : WINDOW_AHEAD * (b - a);
+    if (ahead > INT64_MAX - b)
+        ahead = INT64_MAX - b;
+    int rc = sp_window_load(c->src, c->run->agg, (size_t)rank, thread, a, b + ahead,
+                            SP_WAITS_WINDOW_CALLS, &lw->w);
+    if (rc == 0 && lw->w->truncated && ahead) {
+        sp_window_free(lw->w);
+        lw->w = NULL;
+        rc = sp_window_load(c->src, c->run->agg, (size_t)rank, thread, a, b,
+                            SP_WAITS_WINDOW_CALLS, &lw->w);
+    }
+    if (rc)
+        return rc;
+    if (!(lw->key = window_keys(c->run, st, lw->w))) {
+        lane_window_clear(lw);
+        return SP_ENOMEM;
+    }
+    *out = lw;
+    return 0;
+}
+
+/* interval_regions_mem for a rank whose calls are not in memory: the calls
+ * of a window (clocks aligned to rank 0 there, the rank's own here) that
+ * overlap the interval. A window cut at SP_WAITS_WINDOW_CALLS gives the
+ * interval's first calls only. */
+static int interval_regions_window(const sp__waits_ctx *c, cause_state *st, int32_t rank,
+                                   int32_t thread, int64_t t0, int64_t t1, region_acc *a)
+{
+    int64_t off = c->off[rank];
+    /* No synchronisation found: from the thread's first call (a start far
+     * enough back that adding the offset cannot overflow). */
+    lane_window *lw;
+    int rc = lane_window_get(c, st, rank, thread, t0 == INT64_MIN ? INT64_MIN / 4 : t0 + off,
+                             t1 + off, &lw);
+    if (rc == SP_ENOENT) /* a thread without calls */
+        return 0;
+    if (rc)
+        return rc;
+    const sp_window *w = lw->w;
+    for (size_t i = 0; i < w->n; i++) {
+        int64_t ov = overlap(w->start_ns[i] - off, w->end_ns[i] - off, t0, t1);
+        if (ov <= 0)
+            continue;
+        int64_t p = w->parent[i];
+        if (lw->key[i] >= 0)
+            acc_add(a, lw->key[i], sp__ns_s(ov));
+        if (p >= 0 && lw->key[p] >= 0)
+            acc_add(a, lw->key[p], -sp__ns_s(ov));
+    }
+    return 0;
+}
+
+/* The own time per key of (rank, thread) in [t0, t1], into a. */
+static int interval_regions(const sp__waits_ctx *c, cause_state *st, int32_t rank,
+                            int32_t thread, int64_t t0, int64_t t1, region_acc *a)
+{
+    const sp_rank_data *rk = &c->run->ranks[rank];
+    if (rk->ncalls || !c->src) {
+        interval_regions_mem(rk, keys_of(st, rk), thread, t0, t1, a);
+        return 0;
+    }
+    return interval_regions_window(c, st, rank, thread, t0, t1, a);
 }
 
 /* "main > step > compute" for a tree node. */
@@ -340,19 +472,23 @@ static int charge(sp__waits_ctx *c, cause_state *st, wait_causes *wc, size_t i, 
 {
     const sp_run *run = c->run;
     const sp__wait_inst *in = &c->inst[i];
+    int rc;
     if (!(st->cached_rank == in->late && st->cached_thread == in->late_thread &&
           st->cached_t0 == l0 && st->cached_t1 == in->late_enter)) {
         acc_clear(&st->late);
-        const sp_rank_data *lk = &run->ranks[in->late];
-        interval_regions(lk, keys_of(st, lk), in->late_thread, l0, in->late_enter, &st->late);
+        st->cached_rank = -1;
+        if ((rc = interval_regions(c, st, in->late, in->late_thread, l0, in->late_enter,
+                                   &st->late)))
+            return rc;
         st->cached_rank = in->late;
         st->cached_thread = in->late_thread;
         st->cached_t0 = l0;
         st->cached_t1 = in->late_enter;
     }
     acc_clear(&st->waiter);
-    const sp_rank_data *wk = &run->ranks[in->waiter];
-    interval_regions(wk, keys_of(st, wk), in->waiter_thread, w0, in->waiter_enter, &st->waiter);
+    if ((rc = interval_regions(c, st, in->waiter, in->waiter_thread, w0, in->waiter_enter,
+                               &st->waiter)))
+        return rc;
     double total = 0;
     for (size_t k = 0; k < st->late.nt; k++) {
         int32_t g = st->late.touched[k];
@@ -363,7 +499,6 @@ static int charge(sp__waits_ctx *c, cause_state *st, wait_causes *wc, size_t i, 
     /* The wait goes to the regions in proportion to their excess, but no
      * region is charged more than its excess. */
     double scale = total > in->wait_s ? in->wait_s / total : 1.0, direct = 0;
-    int rc = 0;
     wc->ntmp = 0;
     for (size_t k = 0; k < st->late.nt && rc == 0 && total > 0; k++) {
         int32_t g = st->late.touched[k];
@@ -462,6 +597,7 @@ int sp__waits_causes(sp__waits_ctx *c)
     if (!sync || !nsync || !(st.mpi = calloc(ng, sizeof(bool))) ||
         (st.by_path && !(st.name = calloc(ng, sizeof(char *)))) ||
         !(order = malloc((c->ninst ? c->ninst : 1) * sizeof *order)) ||
+        !(st.windows = calloc(nr ? nr : 1, sizeof *st.windows)) ||
         wait_causes_init(c, &wc, nr) != 0)
         goto done;
     for (int k = 0; k < 2; k++) {
@@ -485,8 +621,8 @@ int sp__waits_causes(sp__waits_ctx *c)
     rc = 0;
     for (size_t k = 0; k < c->ninst && rc == 0; k++) {
         const sp__wait_inst *in = &c->inst[order[k]];
-        if ((size_t)in->late >= run->nranks || (size_t)in->waiter >= run->nranks ||
-            !run->ranks[in->late].ncalls || !run->ranks[in->waiter].ncalls)
+        if (!sp__waits_rank_has_calls(c, (size_t)in->late) ||
+            !sp__waits_rank_has_calls(c, (size_t)in->waiter))
             continue;
         int64_t w0 = last_sync(c, sync[in->waiter], nsync[in->waiter], in->late, in->waiter_enter);
         int64_t l0 = last_sync(c, sync[in->late], nsync[in->late], in->waiter, in->late_enter);
@@ -508,5 +644,8 @@ done:
         free(st.name[k]);
     free(st.name);
     free(st.mpi);
+    for (size_t r = 0; st.windows && r < nr; r++)
+        lane_window_clear(&st.windows[r]);
+    free(st.windows);
     return rc;
 }

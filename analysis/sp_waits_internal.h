@@ -8,6 +8,7 @@
 #ifndef SP_WAITS_INTERNAL_H
 #define SP_WAITS_INTERNAL_H
 
+#include "sp_events.h"
 #include "sp_waits.h"
 
 /* One operation that waited: rank `waiter` in its call (enter..exit on its
@@ -27,6 +28,9 @@ typedef struct sp__wait_inst {
 /* The state of one computation. */
 typedef struct sp__waits_ctx {
     const sp_run *run;
+    /* The run's source when its calls are not in memory (aggregate-first:
+     * the causes load windows of calls from it), else NULL. */
+    sp_event_source *src;
     const sp_mpi_data *d;
     sp_waits *w;
     int64_t *off, *err;        /* per rank: clock offset and its uncertainty */
@@ -49,6 +53,10 @@ typedef struct sp__waits_ctx {
  * which of the rank's communicators with those members it is). 0 or
  * SP_ENOMEM. */
 int sp__waits_comms(sp__waits_ctx *c);
+
+/* Whether rank r has calls the causes can be read from (in memory, or
+ * through the source's windows). */
+bool sp__waits_rank_has_calls(const sp__waits_ctx *c, size_t r);
 
 /* Whether world rank r is a member of global communicator g. */
 bool sp__waits_in_comm(const sp__waits_ctx *c, int32_t g, int32_t r);

@@ -12,6 +12,7 @@
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "export.h"
+#include "sp_agg.h"
 #include "sp_waits.h"
 
 static const char waits_usage[] =
@@ -108,13 +109,15 @@ int sp__cmd_waits(int argc, char **argv)
     int rc = sp__cli_expect_operands(argc, argv, 1, argv[0], "RUN");
     if (rc)
         return rc;
-    sp_run *run = sp__cli_open_run(argv[optind]);
-    if (!run)
+    /* Aggregate-first: the messages come with the ranks' headers, the
+     * causes read the calls of each wait's interval as a window. */
+    sp_event_source *src = sp__cli_open_source(argv[optind], SP_AGG_LANES);
+    if (!src)
         return SP_CLI_EXIT_USAGE;
     sp_waits *w = NULL;
-    if (sp_waits_compute(run, &w) != 0) {
+    if (sp_waits_compute_source(src, &w) != 0) {
         sp__cli_error("%s: %s", argv[optind], sp_last_error());
-        sp_run_free(run);
+        sp_event_source_free(src);
         return SP_CLI_EXIT_USAGE;
     }
     bool to_stdout = csv && strcmp(csv, "-") == 0;
@@ -127,6 +130,6 @@ int sp__cmd_waits(int argc, char **argv)
     if (!rc)
         rc = sp__cli_finish_output(SP_CLI_EXIT_OK);
     sp_waits_free(w);
-    sp_run_free(run);
+    sp_event_source_free(src);
     return rc;
 }

@@ -19,6 +19,7 @@
  * five neighbourhood collectives on a periodic ring (MPI_Cart_create),
  * MPI_Comm_free.
  */
+#include <math.h>
 #include <mpi.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -27,7 +28,9 @@
 
 #include <scope_profiler.h>
 
+#include "sp_agg.h"
 #include "sp_analysis.h"
+#include "sp_h5.h"
 #include "sp_mpi_data.h"
 #include "sp_run_read.h"
 #include "sp_waits.h"
@@ -396,6 +399,46 @@ static void check_read_aggregate_first(const char *path, const sp_run *whole, bo
     sp_run_free(run);
 }
 
+/* The waits of the file read aggregate-first with the causes from windows
+ * of calls (sp_waits_compute_source, as the CLI's waits verb) equal those
+ * of the file read whole with its calls in memory: every row's wait, the
+ * rank waited for and its causes. */
+static void check_waits_from_windows(const char *path)
+{
+    int status = 0;
+    sp_event_source *src = sp_run_source_open(path, &status);
+    sp_agg_opts opts = {.flags = SP_AGG_LANES};
+    sp_run *whole = sp_h5_read(path, NULL);
+    sp_waits *a = NULL, *b = NULL;
+    CHECK(src && sp_run_aggregate(src, &opts) == 0 && whole && sp_run_analyze(whole) == 0,
+          "windows: cannot read %s: %s", path, sp_last_error());
+    CHECK(src && sp_waits_compute_source(src, &a) == 0 && whole && sp_waits_compute(whole, &b) == 0,
+          "windows: waits: %s", sp_last_error());
+    if (a && b) {
+        CHECK(a->causes_done && b->causes_done && a->nrows == b->nrows && a->nrows > 0,
+              "windows: %zu rows (causes %d), whole: %zu rows (causes %d)", a->nrows,
+              (int)a->causes_done, b->nrows, (int)b->causes_done);
+        for (size_t i = 0; i < a->nrows && i < b->nrows; i++) {
+            const sp_wait_row *x = &a->rows[i], *y = &b->rows[i];
+            bool same = x->rank == y->rank && x->pattern == y->pattern &&
+                        x->wait_s == y->wait_s && x->late_rank == y->late_rank &&
+                        x->ncauses == y->ncauses && fabs(x->explained_s - y->explained_s) < 1e-9;
+            for (size_t k = 0; same && k < x->ncauses; k++)
+                same = x->causes[k].rank == y->causes[k].rank &&
+                       strcmp(a->names.s[x->causes[k].region], b->names.s[y->causes[k].region]) == 0 &&
+                       fabs(x->causes[k].charged_s - y->causes[k].charged_s) < 1e-9;
+            CHECK(same, "windows: row %zu (rank %d, %.9f s, %zu causes) differs from the whole "
+                  "run's (rank %d, %.9f s, %zu causes)", i, x->rank, x->wait_s, x->ncauses,
+                  y->rank, y->wait_s, y->ncauses);
+        }
+    }
+    sp_waits_free(a);
+    sp_waits_free(b);
+    sp_run_free(whole);
+    if (src)
+        sp_event_source_free(src);
+}
+
 int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
@@ -464,6 +507,7 @@ int main(int argc, char **argv)
         }
         check_read_aggregate_first(o.file_path, run, false);
         check_read_aggregate_first(o.file_path, run, true);
+        check_waits_from_windows(o.file_path);
         printf(failures ? "mpi messages: %d failures\n" : "mpi messages: ok\n", failures);
     }
     sp_run_free(run);
