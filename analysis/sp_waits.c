@@ -243,7 +243,8 @@ static int finish_rows(sp__waits_ctx *c)
     free(order);
     free(start);
     free(by_rank);
-    qsort(w->rows, w->nrows, sizeof *w->rows, by_wait);
+    if (w->nrows) /* rows may be NULL when none */
+        qsort(w->rows, w->nrows, sizeof *w->rows, by_wait);
     return 0;
 }
 

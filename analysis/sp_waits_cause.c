@@ -442,7 +442,8 @@ static int propagate(const sp__waits_ctx *c, wait_causes *wc, int32_t r, int64_t
 /* Keep the wait's gathered causes (the largest KEEP_CAUSES). */
 static int keep(wait_causes *wc, size_t i)
 {
-    qsort(wc->tmp, wc->ntmp, sizeof *wc->tmp, by_share);
+    if (wc->ntmp) /* tmp may be NULL when no cause was gathered */
+        qsort(wc->tmp, wc->ntmp, sizeof *wc->tmp, by_share);
     size_t n = wc->ntmp < KEEP_CAUSES ? wc->ntmp : KEEP_CAUSES;
     if (wc->n + n > wc->cap) {
         size_t cap = wc->cap ? 2 * wc->cap : 256;
@@ -454,7 +455,8 @@ static int keep(wait_causes *wc, size_t i)
         wc->v = p;
         wc->cap = cap;
     }
-    memcpy(wc->v + wc->n, wc->tmp, n * sizeof *wc->tmp);
+    if (n)
+        memcpy(wc->v + wc->n, wc->tmp, n * sizeof *wc->tmp);
     wc->first[i] = wc->n;
     wc->count[i] = n;
     wc->n += n;

@@ -67,7 +67,8 @@ static int32_t new_gid(sp__waits_ctx *c, family *f, size_t *cap)
         free(sorted);
         return -1;
     }
-    memcpy(sorted, f->members, f->n * sizeof *sorted);
+    if (f->n) /* members may be NULL when none */
+        memcpy(sorted, f->members, f->n * sizeof *sorted);
     qsort(sorted, f->n, sizeof *sorted, cmp_i32);
     size_t g = c->ngcomms++;
     c->gmembers[g] = f->members;
@@ -472,7 +473,7 @@ int sp__waits_match_p2p(sp__waits_ctx *c)
     if (rc == 0)
         rc = probe_waits(c, r, nrv);
     /* By send time, for the timeline's windows (the matches above are done). */
-    if (rc == 0)
+    if (rc == 0 && c->w->nmessages)
         qsort(c->w->messages, c->w->nmessages, sizeof *c->w->messages, by_send_time);
 done:
     free(s);

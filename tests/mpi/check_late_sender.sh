@@ -65,7 +65,11 @@ def check_wait(pattern, rank, call, truth):
     print(f"{variant}: rank {rank} {pattern} in {call}: {wait:.6f} s, the program measured {truth:.6f} s")
     if abs(wait - truth) > 0.05 * truth + 0.0005:
         bad.append(f"rank {rank} {pattern}: {wait:.6f} s, not within 5 % of {truth:.6f} s")
-    if int(r["late_rank"]) != 2:
+    # At the Allreduce the rank waited for is the last to arrive: rank 2,
+    # or on a loaded machine rank 0 when it was descheduled after its late
+    # sender's message arrived (then itself held up by rank 2, which the
+    # cause below must name).
+    if int(r["late_rank"]) != 2 and not (pattern == "wait at N x N" and int(r["late_rank"]) == 0):
         bad.append(f"rank {rank} {pattern}: waited for rank {r['late_rank']}, not 2")
     causes = sorted(got, key=lambda x: -float(x["cause_s"] or 0))
     top = causes[0]
@@ -123,7 +127,7 @@ PY
   # third), rank 1's Allreduce wait is always among them.
   finding="rank 0 waits [0-9.]+ s in MPI_Recv for rank 2 \(late sender\), because rank 2 spent [0-9.]+ s more than rank 0 in compute"
   [ $variant = after ] &&
-    finding="rank 1 waits [0-9.]+ s in MPI_Allreduce for rank 2 \(wait at N x N\), because rank 2 spent [0-9.]+ s more than rank 1 in compute"
+    finding="rank 1 waits [0-9.]+ s in MPI_Allreduce for rank (2 \(wait at N x N\), because rank 2 spent [0-9.]+ s more than rank 1 in compute|0 \(wait at N x N\), itself held up by rank 2: [0-9.]+ s of the wait is rank 2.{1,6}s extra time in compute)"
   "$py" "$src/tests/cli_verbs/check_report.py" "$work/$variant.html" --sections waits,ranks \
     --contains "<h2>Why ranks wait</h2>" \
     --contains "<b>Waiting</b> $finding" \
