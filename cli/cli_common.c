@@ -168,6 +168,22 @@ sp_run *sp__cli_open_agg(const char *path, unsigned flags)
     return sp__cli_read(path, &opts);
 }
 
+sp_event_source *sp__cli_open_source(const char *path, unsigned flags)
+{
+    /* In this process: windows of calls are read from the source later
+     * (sp_window_load), which a reading child cannot serve. */
+    sp_agg_opts opts = {.flags = flags};
+    int status;
+    sp_event_source *src = sp_run_source_open(path, &status);
+    if (src && sp_run_aggregate(src, &opts) != 0) {
+        sp_event_source_free(src);
+        src = NULL;
+    }
+    if (!src)
+        sp__cli_report_open_error(path);
+    return src;
+}
+
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
                           const char *exclude, sp_run **run, sp_region_filter **filter)
 {

@@ -14,6 +14,7 @@
 
 #include "scope_profiler.h"
 #include "sp_analysis.h"
+#include "sp_events.h"
 
 #define SP_CLI_NAME "scope-profiler"
 
@@ -83,6 +84,12 @@ sp_run *sp__cli_read(const char *path, const struct sp_agg_opts *opts);
  * child. The MPI helper (cli/mpi/) sets it to spread the ranks over its
  * processes. Same contract as sp_run_read(). */
 extern sp_run *(*sp__cli_reader)(const char *path, const struct sp_agg_opts *opts, int *status);
+
+/* The run at path as an aggregated source (sp_run_source_open, then
+ * sp_run_aggregate with flags), read in this process, for verbs that load
+ * windows of calls afterwards; NULL after printing why. Free with
+ * sp_event_source_free() (it frees src->run). */
+sp_event_source *sp__cli_open_source(const char *path, unsigned flags);
 
 /* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when

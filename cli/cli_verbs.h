@@ -16,6 +16,7 @@
     X("summary", sp__cmd_summary, "print the call-tree summary of a run (as at finalize)")         \
     X("inspect", sp__cmd_inspect, "print a run's metadata and per-region statistics")              \
     X("ranks", sp__cmd_ranks, "per-region statistics across MPI ranks: slowest rank, imbalance")   \
+    X("waits", sp__cmd_waits, "why MPI ranks wait: late senders, collectives, and the causes")    \
     X("diff", sp__cmd_diff, "compare runs region by region: change per rank, interval, verdict")  \
     X("check", sp__cmd_check, "CI gate: exit 1 when a region regressed beyond budget and noise")   \
     X("scaling", sp__cmd_scaling, "scaling study of runs at several rank counts: speedup, efficiency") \

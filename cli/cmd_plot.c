@@ -356,6 +356,8 @@ int sp__cmd_plot(int argc, char **argv)
         for (int k = 0; !rc && k < SP__CHART_COUNT; k++) {
             if (!want[k] || k == SP__CHART_COMPARE || k == SP__CHART_SCALING)
                 continue;
+            if (k == SP__CHART_WAITS && !runs[i]->mpi && strcmp(kind, "all") == 0)
+                continue; /* "all" draws it for runs that recorded MPI messages */
             if (write_chart(&po, prefix, sp__chart_name((sp__chart_kind)k), (sp__chart_kind)k,
                             &job))
                 rc = SP_CLI_EXIT_FAILURE;

@@ -9,8 +9,9 @@
 
 #include "sp_analysis.h"
 #include "sp_compare.h"
-#include "sp_scaling.h"
 #include "sp_error.h"
+#include "sp_scaling.h"
+#include "sp_waits.h"
 
 static const struct {
     const char *name, *desc;
@@ -46,6 +47,10 @@ static const struct {
                            "speedup and parallel efficiency per region against the rank "
                            "count, ideal lines (two or more FILEs)",
                            false},
+    [SP__CHART_WAITS] = {"waits",
+                         "waiting in MPI per rank by pattern (late sender, collectives, ...), "
+                         "runs with MPI messages",
+                         false},
 };
 
 const char *sp__chart_name(sp__chart_kind k)
@@ -288,6 +293,14 @@ int sp__chart_draw(cairo_t *cr, double w, double h, sp__chart_kind k, const sp__
         return draw_compare(cr, w, h, job, &st);
     case SP__CHART_SCALING:
         return draw_scaling(cr, w, h, job, &st);
+    case SP__CHART_WAITS: {
+        sp_waits *waits = NULL;
+        if (job->run->mpi && sp_waits_compute(job->run, &waits) != 0)
+            return SP_ENOMEM;
+        int rc = sp_plot_waits(cr, w, h, waits, &st);
+        sp_waits_free(waits);
+        return rc;
+    }
     case SP__CHART_COUNT:
         break;
     }

@@ -22,6 +22,7 @@ typedef enum sp__chart_kind {
     SP__CHART_TIMESERIES,
     SP__CHART_COMPARE,
     SP__CHART_SCALING,
+    SP__CHART_WAITS,
     SP__CHART_COUNT
 } sp__chart_kind;
 

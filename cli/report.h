@@ -26,6 +26,9 @@ typedef struct sp__report {
      * has one colour in all its charts, comparison and scaling included. */
     const struct sp_color_map *colors;
     int chart_seq;     /* numbering of inline SVGs (unique ids) */
+    /* Why ranks wait (runs with MPI messages; NULL: none). Made and freed
+     * by sp__report_write. */
+    struct sp_waits *waits;
 } sp__report;
 
 /* Warning thresholds of the overview. */
@@ -45,6 +48,11 @@ void sp__html(FILE *f, const char *s);
 /* A duration, 3 significant digits with ns / us / ms / s. */
 char *sp__fmt_dur(double seconds, char *buf, size_t n);
 
+/* Table cells of sortable tables: text shown, v sorted on (data-v); a
+ * duration in seconds shown with sp__fmt_dur. */
+void sp__td_num(FILE *f, double v, const char *text);
+void sp__td_dur(FILE *f, double s);
+
 /* ---- report_sections.c ---- */
 int sp__report_overview(sp__report *r, FILE *f);
 void sp__report_regions(const sp__report *r, FILE *f);
@@ -52,7 +60,14 @@ void sp__report_ranks(const sp__report *r, FILE *f);
 void sp__report_metadata(const sp__report *r, FILE *f);
 
 /* ---- report_warnings.c: findings ranked by time impact ---- */
-int sp__report_warnings(const sp_run *run, FILE *f);
+int sp__report_warnings(const sp__report *r, FILE *f);
+
+/* ---- report_waits.c: why ranks wait (r->waits) ---- */
+void sp__report_waits(const sp__report *r, FILE *f);
+/* The largest `max` waits as findings: add(arg, impact per rank, html)
+ * (html malloc'ed, NULL when out of memory). */
+void sp__report_waits_findings(const sp__report *r, size_t max,
+                               void (*add)(void *, double, char *), void *arg);
 
 /* ---- report_tree.c ---- */
 int sp__report_tree(const sp__report *r, FILE *f);

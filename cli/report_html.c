@@ -15,6 +15,7 @@
 #include "sp_diff.h"
 #include "sp_error.h"
 #include "sp_figures.h"
+#include "sp_waits.h"
 
 static const char css[] =
     ":root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;"
@@ -35,7 +36,7 @@ static const char css[] =
     ".card .v{font-size:20px;font-weight:600;word-break:break-all}.card .s{color:var(--muted);"
     "font-size:12px}"
     "ul.warnings{padding-left:20px}ul.warnings li{margin:3px 0}li.imbalance b,li.chatty b,"
-    "li.mpi b,li.slowcalls b{color:var(--warn)}li.ok{color:var(--good)}"
+    "li.mpi b,li.slowcalls b,li.waits b{color:var(--warn)}li.ok{color:var(--good)}"
     ".est{font-style:italic;color:var(--muted)}.lb{font-style:italic}"
     "p.rule{margin:8px 0;max-width:1100px}div.tw{overflow-x:auto;max-width:100%}"
     "table{border-collapse:collapse;margin:6px 0}th,td{padding:4px 10px;border-bottom:1px solid "
@@ -245,10 +246,17 @@ int sp__report_write(sp__report *r, FILE *f)
         fputs("<a href=\"#compare\">Comparison</a>", f);
     if (r->nruns > 2)
         fputs("<a href=\"#scaling\">Scaling</a>", f);
+    /* Why ranks wait: only for a run with MPI messages (and it is not fatal
+     * when it cannot be computed: the rest of the report stands). */
+    r->waits = NULL;
+    if (r->run->mpi && sp_waits_compute(r->run, &r->waits) != 0)
+        r->waits = NULL;
     fputs("<a href=\"#charts\">Charts</a><a href=\"#regions\">Regions</a>"
-          "<a href=\"#calltree\">Call tree</a><a href=\"#ranks\">Ranks</a>"
-          "<a href=\"#metadata\">Metadata</a></nav>\n<main>\n",
+          "<a href=\"#calltree\">Call tree</a>",
           f);
+    if (r->waits)
+        fputs("<a href=\"#waits\">Waits</a>", f);
+    fputs("<a href=\"#ranks\">Ranks</a><a href=\"#metadata\">Metadata</a></nav>\n<main>\n", f);
     int rc = sp__report_overview(r, f);
     if (!rc && r->cand)
         rc = sp__report_compare(r, f);
@@ -261,9 +269,12 @@ int sp__report_write(sp__report *r, FILE *f)
         rc = sp__report_tree(r, f);
     }
     if (!rc) {
+        sp__report_waits(r, f);
         sp__report_ranks(r, f);
         sp__report_metadata(r, f);
     }
     fprintf(f, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", js);
+    sp_waits_free(r->waits);
+    r->waits = NULL;
     return rc;
 }

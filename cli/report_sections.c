@@ -119,25 +119,13 @@ int sp__report_overview(sp__report *r, FILE *f)
                 "<p class=\"rule\">&ge; marks lower bounds: tracing stopped for %zu very "
                 "short, very frequent function%s.</p>\n",
                 fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
-    int rc = sp__report_warnings(run, f);
+    int rc = sp__report_warnings(r, f);
     fputs("</section>\n", f);
     sp_figures_free(fg);
     free(ids);
     return rc;
 }
 
-static void num_cell(FILE *f, double v, const char *text)
-{
-    fprintf(f, "<td data-v=\"%.12g\">", v);
-    sp__html(f, text);
-    fputs("</td>", f);
-}
-
-static void dur_cell(FILE *f, double s)
-{
-    char b[32];
-    num_cell(f, s, sp__fmt_dur(s, b, sizeof b));
-}
 
 /* A duration cell of a region of kind k: "~12.3 ms" (estimate, italic, with
  * a tooltip) or ">=12.3 ms" (lower bound). */
@@ -146,7 +134,7 @@ static void fig_cell(FILE *f, double s, sp_fig_kind k)
     char b[32], t[40];
     sp__fmt_dur(s, b, sizeof b);
     if (k == SP_FIG_EXACT) {
-        num_cell(f, s, b);
+        sp__td_num(f, s, b);
         return;
     }
     snprintf(t, sizeof t, "%s%s", k == SP_FIG_ESTIMATE ? "~" : "\xe2\x89\xa5", b);
@@ -252,7 +240,7 @@ void sp__report_regions(const sp__report *r, FILE *f)
                       "the resolution is the sampling period\">-</td>",
                       f);
             else
-                dur_cell(f, per_call[c]);
+                sp__td_dur(f, per_call[c]);
         }
         snprintf(b, sizeof b, "%.2f", imb);
         fprintf(f, "<td data-v=\"%.6f\"%s>%s</td>", imb,
@@ -303,14 +291,14 @@ void sp__report_ranks(const sp__report *r, FILE *f)
         sp__html(f, host ? host : "-");
         fprintf(f, "</td><td data-v=\"%zu\">%zu</td><td data-v=\"%" PRIu64 "\">%" PRIu64 "</td>",
                 rk->nthreads, rk->nthreads, ncalls, ncalls);
-        dur_cell(f, (double)busy * 1e-9);
+        sp__td_dur(f, (double)busy * 1e-9);
         if (o && o->has_span) {
-            dur_cell(f, (double)(o->first_ns - t0) * 1e-9);
-            dur_cell(f, (double)(o->last_ns - t0) * 1e-9);
+            sp__td_dur(f, (double)(o->first_ns - t0) * 1e-9);
+            sp__td_dur(f, (double)(o->last_ns - t0) * 1e-9);
         } else {
             fputs("<td data-v=\"0\">-</td><td data-v=\"0\">-</td>", f);
         }
-        num_cell(f, (double)rk->clock_offset_ns * 1e-9,
+        sp__td_num(f, (double)rk->clock_offset_ns * 1e-9,
                  sp__fmt_dur((double)rk->clock_offset_ns * 1e-9, b, sizeof b));
         fputs("</tr>\n", f);
     }

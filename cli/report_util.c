@@ -68,3 +68,16 @@ char *sp__fmt_dur(double s, char *buf, size_t n)
     snprintf(buf, n, "%.*f %s", dec, v, unit);
     return buf;
 }
+
+void sp__td_num(FILE *f, double v, const char *text)
+{
+    fprintf(f, "<td data-v=\"%.12g\">", v);
+    sp__html(f, text);
+    fputs("</td>", f);
+}
+
+void sp__td_dur(FILE *f, double s)
+{
+    char b[32];
+    sp__td_num(f, s, sp__fmt_dur(s, b, sizeof b));
+}

@@ -15,6 +15,9 @@
  *   impact = that time per rank.
  * - Chatty regions (more than SP__REPORT_CHATTY_CALLS calls under 1 us):
  *   impact = the calls per rank times the cost of recording a call.
+ * - Waiting (runs with MPI messages): the largest waits by pattern, rank and
+ *   call path, with the rank waited for and the cause (report_waits.c);
+ *   impact = the wait over the ranks.
  * Findings under MIN_SHARE of the span are left out; at most MAX_SHOWN are
  * listed, the count of the rest follows.
  */
@@ -242,13 +245,17 @@ static void chatty(const sp_run *run, const sp_figures *fg, warnings *ws)
     }
 }
 
-int sp__report_warnings(const sp_run *run, FILE *f)
+static void add_finding(void *arg, double impact_s, char *html) { add(arg, impact_s, html); }
+
+int sp__report_warnings(const sp__report *r, FILE *f)
 {
+    const sp_run *run = r->run;
     sp_figures *fg = sp_figures_new(run);
     if (!fg)
         return SP_ENOMEM;
     warnings ws = {0};
     mpi_and_imbalance(run, fg, &ws);
+    sp__report_waits_findings(r, 3, add_finding, &ws);
     int rc = few_slow_calls(run, fg, &ws);
     chatty(run, fg, &ws);
     if (ws.oom && !rc)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_model.c - building, ordering and freeing the in-memory run model. */
 #include "sp_model.h"
+#include "sp_mpi_data.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -299,5 +300,6 @@ void sp_run_free(sp_run *run)
     free(run->source_path);
     free(run->layout);
     free(run->region_flags);
+    sp_mpi_data_free(run->mpi);
     free(run);
 }

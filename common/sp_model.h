@@ -177,6 +177,10 @@ struct sp_run {
      * region ids below nregion_flags; NULL when no region has a flag. */
     size_t nregion_flags;
     int32_t *region_flags;
+
+    /* MPI messages and collectives of every rank (sp_mpi_data.h), read from
+     * the ranks' mpi/ tables; NULL when the file has none. Owned. */
+    struct sp_mpi_data *mpi;
 };
 
 /* ---- construction helpers (sp_model.c) ---- */

@@ -278,7 +278,7 @@ int sp__run_check_read(const char *file, const sp_run *run)
                                  "%s: dropped calls add up to more than 2^62 over the ranks",
                                  file);
     }
-    return 0;
+    return sp__mpi_data_check(file, run->mpi, run);
 }
 
 int sp__h5_check_decoded(const char *file, const sp_run *run)

@@ -152,6 +152,13 @@ int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
  */
 int sp__run_check_read(const char *file, const sp_run *run);
 
+/* The run's MPI tables (run->mpi, may be NULL) row by row: every row they
+ * name exists, kinds and functions are known, times within +-2^61 ns and
+ * in order; and what the analysis of them will need, charged
+ * (sp_h5_read_mpi.c). Part of sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
+struct sp_mpi_data;
+int sp__mpi_data_check(const char *file, const struct sp_mpi_data *d, const sp_run *run);
+
 /* Everything sp_h5_read() guarantees, checked on a run that arrived from
  * another process (sp_h5_wire.c): columns, modes, model order, parents,
  * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_h5_read_mpi.h"
 #include "sp_h5_read_v2.h"
 #include "sp_mem.h"
 
@@ -528,14 +529,34 @@ static int merge_flags(rank_read *rr)
     return 0;
 }
 
-/* Everything of the rank but its events; rr->map and rr->flags are the
+static int mpi_clock(void *arg, sp_v2_clock_map *m) { return read_clock(arg, true, m); }
+
+/* The optional mpi/ group: its call paths name rows of the rank's region
+ * table, by the names the run gave them. */
+static int read_mpi(rank_read *rr, size_t r)
+{
+    sp_run *run = rr->st->run;
+    const char **names = malloc((rr->nlocal ? rr->nlocal : 1) * sizeof *names);
+    if (!names)
+        return sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
+    for (size_t i = 0; i < rr->nlocal; i++)
+        names[i] = run->region_names[rr->map[i]];
+    sp__mpi_read_ctx in = {.file = rr->file, .complete = rr->st->complete, .nrows = rr->nlocal,
+                           .row_names = names, .clock = mpi_clock, .clock_arg = rr};
+    int rc = sp__h5_read_mpi_rank(&in, rr->rg, run, r);
+    free(names);
+    return rc;
+}
+
+/* Everything of the rank but its events (its MPI tables too: the waits are
+ * computed from them without the calls); rr->map and rr->flags are the
  * caller's to free. */
 static int read_header(rank_read *rr, size_t r)
 {
     int rc;
     if ((rc = read_attrs(rr, r)) || (rc = read_threads(rr)) || (rc = read_regions(rr)) ||
         (rc = read_dropped(rr)) || (rc = read_sched(rr)) || (rc = read_lines(rr)) ||
-        (rc = read_counters(rr)))
+        (rc = read_counters(rr)) || (rc = read_mpi(rr, r)))
         return rc;
     return merge_flags(rr);
 }

@@ -27,6 +27,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_read_v2.h"
+#include "sp_mpi_data.h"
 
 #define SLICE_EVENTS ((size_t)1 << 20)
 
@@ -484,6 +485,8 @@ static int refresh_rank(sp_event_source *src, h5src *h, size_t r, bool *grew)
     /* New regions, threads, calibration points, dropped calls. */
     sp_rank_data *rk = &src->run->ranks[r];
     reset_rank_header(rk, s);
+    if (src->run->mpi) /* its MPI tables grow too: read again whole */
+        sp_mpi_rank_clear(&src->run->mpi->ranks[r]);
     int rc = sp_v2_read_rank_header(&h->st, s->loc.group, r, &s->hdr);
     if (rc == 0)
         rc = take_blocks(src, h, r);

@@ -200,6 +200,7 @@ typedef struct sp_v2_part_setup {
     const sp_kvlist *rank_meta;                   /* per-rank facts known at setup */
     int64_t p0_ticks, p0_ns;                      /* first calibration point */
     sp_v2_compress compress;
+    bool mpi;                                     /* create the mpi/ tables (messages) */
 } sp_v2_part_setup;
 
 /* The part's file name for a run at path: "<path>.rank<N>.part" (malloc'ed). */
@@ -244,8 +245,22 @@ int sp_v2_remove_stale_parts(const char *path, const char *keep);
  * "-<attempt>" after the pid when attempt > 0 (malloc'ed, or NULL). */
 char *sp_v2_path_in_use_alternative(const char *path, long pid, int attempt);
 
+/* MPI records of a batch (SCHEMA.md "MPI messages and collectives"): the
+ * new communicator and call-path rows, then record rows that may name
+ * them. Times of the records are ticks, as the events'. */
+typedef struct sp_v2_mpi_batch {
+    size_t ncomms;                /* new communicator rows */
+    const uint32_t *comm_size;    /* members of each */
+    const int32_t *comm_members;  /* all their members, one row after the other */
+    const int32_t *comm_flags;
+    size_t npaths;                /* new path rows */
+    const int32_t *path_parent, *path_region;
+    const struct sp_mpi_p2p *p2p; /* rows to append (NULL: none) */
+    const struct sp_mpi_coll *coll;
+} sp_v2_mpi_batch;
+
 /* What a batch adds besides events: new region and thread rows, dropped
- * calls (rows region, calls; repeated regions add up). */
+ * calls (rows region, calls; repeated regions add up), MPI records. */
 typedef struct sp_v2_batch_rows {
     size_t nregions;            /* new region rows, in row order */
     const char *const *region_names;
@@ -255,6 +270,7 @@ typedef struct sp_v2_batch_rows {
     size_t ndropped;
     const int32_t *dropped_region;
     const uint64_t *dropped_calls;
+    const sp_v2_mpi_batch *mpi;   /* NULL: none (a part created without mpi: ignored) */
 } sp_v2_batch_rows;
 
 /* Append rows and events (the new region and thread rows first, so the
@@ -330,6 +346,8 @@ typedef struct sp_v2_rank_source {
     size_t nclock;
     const sp_v2_mpi_clock *mpi_clock;
     sp_v2_compress compress;    /* of event tables made here (not copied) */
+    /* The part's mpi/ group is copied when it has one; its counters: */
+    uint64_t mpi_records_dropped, mpi_untracked;
 } sp_v2_rank_source;
 
 int sp_v2_final_rank(const char *tmp, const char *path, const sp_v2_rank_source *src);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "sp_error.h"
-#include "sp_h5_v2_io.h"
+#include "sp_h5_v2_mpi.h"
 
 int sp_v2_final_root(const char *tmp, const char *path, size_t nranks, const sp_kvlist *meta)
 {
@@ -166,7 +166,8 @@ done:
     return rc;
 }
 
-/* The event tables: the part's copied (chunks as they are), then extra. */
+/* The event tables: the part's copied (chunks as they are), then extra;
+ * the part's mpi/ group too, when it has one. */
 static int write_events(hid_t rg, const sp_v2_rank_source *src, const char *path)
 {
     int rc = 0;
@@ -197,6 +198,9 @@ static int write_events(hid_t rg, const sp_v2_rank_source *src, const char *path
         for (int i = 0; i < 4 && rc == 0; i++)
             rc = sp_v2_col_open(g, sp__schema_v2[bl_ids[i]].name, sp__schema_v2[bl_ids[i]].type,
                                 path, &c[2 + i]);
+        if (rc == 0)
+            rc = sp_v2_mpi_final_copy(part, src->run->ranks[src->r].rank, rg,
+                                      src->mpi_records_dropped, src->mpi_untracked, path);
     } else {
         /* Chunks no larger than the data: a small run stays a small file. */
         sp_v2_compress z = sp_v2_compress_resolve(src->compress);

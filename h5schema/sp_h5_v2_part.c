@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "sp_error.h"
-#include "sp_h5_v2_io.h"
+#include "sp_h5_v2_mpi.h"
 
 struct sp_v2_part {
     char *path;         /* the part file, named in messages */
@@ -34,6 +34,7 @@ struct sp_v2_part {
     sp_v2_col dt, region;
     sp_v2_col drop_region, drop_calls;
     sp_v2_col sched[SP_V2_SCHED_COLS];
+    sp_v2_mpi_cols *mpi; /* NULL: messages not recorded */
 };
 
 char *sp_v2_part_path(const char *path, int32_t rank)
@@ -80,6 +81,8 @@ static void cols_close(sp_v2_part *p)
         sp_v2_col_close(cols[i]);
     sp_v2_names_close(&p->regions);
     sp_v2_names_close(&p->threads_names);
+    sp_v2_mpi_close(p->mpi);
+    p->mpi = NULL;
 }
 
 static void invalidate(sp_v2_part *p)
@@ -168,6 +171,8 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
     if (rc)
         goto done;
     ENDTABLE();
+    if (s->mpi && (rc = sp_v2_mpi_create(rg, c, path, &p->mpi)))
+        goto done;
 #undef TABLE
 #undef ENDTABLE
 done:
@@ -282,6 +287,8 @@ int sp_v2_part_append(sp_v2_part *p, const sp_v2_batch_rows *rows, const sp_v2_e
         ((rc = sp_v2_col_append(&p->drop_region, rows->dropped_region, rows->ndropped,
                                 path)) ||
          (rc = sp_v2_col_append(&p->drop_calls, rows->dropped_calls, rows->ndropped, path))))
+        goto done;
+    if (rows && rows->mpi && p->mpi && (rc = sp_v2_mpi_append(p->mpi, rows->mpi, path)))
         goto done;
     /* Events before the blocks that announce them: a reader that sees a
      * block always finds its events. */

@@ -26,9 +26,11 @@
 #include "sp_error.h"
 #include "sp_h5_internal.h"
 #include "sp_h5_wire.h"
+#include "sp_mpi_data.h"
 
 #define WIRE_MAGIC 0x53505752u /* "SPWR" */
-#define WIRE_VERSION 3u /* 2: header-only runs; 3: CPU scheduling samples */
+#define WIRE_VERSION 4u /* 2: header-only runs; 3: CPU scheduling samples;
+                           4: the MPI tables (run->mpi) */
 #define WIRE_END 0x454E4421u
 #define MAX_STRING ((uint64_t)1 << 30)
 
@@ -164,6 +166,48 @@ static void w_rank(wbuf *w, const sp_run *run, const sp_rank_data *rk)
     }
 }
 
+/* The MPI tables: a flag, then per rank its tables as raw columns. */
+static void w_mpi(wbuf *w, const sp_mpi_data *d)
+{
+    w_u32(w, d != NULL);
+    if (!d)
+        return;
+    w_u64(w, d->names.n);
+    for (size_t i = 0; i < d->names.n; i++)
+        w_str(w, d->names.s[i]);
+    for (size_t r = 0; r < d->nranks; r++) {
+        const sp_mpi_rank *rk = &d->ranks[r];
+        w_u32(w, (uint32_t)rk->present);
+        if (!rk->present)
+            continue;
+        w_i64(w, rk->clock_offset_ns);
+        w_i64(w, rk->clock_offset_err_ns);
+        w_u64(w, rk->records_dropped);
+        w_u64(w, rk->untracked);
+        uint64_t nm = rk->ncomms ? rk->comm_end[rk->ncomms - 1] : 0;
+        w_u64(w, rk->ncomms);
+        w_u64(w, nm);
+        w_bytes(w, rk->comm_end, rk->ncomms * sizeof *rk->comm_end);
+        w_bytes(w, rk->comm_flags, rk->ncomms * sizeof *rk->comm_flags);
+        w_bytes(w, rk->comm_members, (size_t)nm * sizeof *rk->comm_members);
+        w_u64(w, rk->npaths);
+        w_bytes(w, rk->path_parent, rk->npaths * sizeof *rk->path_parent);
+        w_bytes(w, rk->path_region, rk->npaths * sizeof *rk->path_region);
+#define SP__W(name, type, ctype, unit, desc) w_bytes(w, t->name, t->n * sizeof(ctype));
+        {
+            const sp_mpi_p2p *t = &rk->p2p;
+            w_u64(w, t->n);
+            SP_MPI_P2P_COLUMNS(SP__W)
+        }
+        {
+            const sp_mpi_coll *t = &rk->coll;
+            w_u64(w, t->n);
+            SP_MPI_COLL_COLUMNS(SP__W)
+        }
+#undef SP__W
+    }
+}
+
 int sp__h5_wire_write(int fd, const sp_run *run, int status, const char *message)
 {
     return sp__h5_wire_write_ex(fd, run, status, message, NULL, 0);
@@ -195,6 +239,7 @@ int sp__h5_wire_write_ex(int fd, const sp_run *run, int status, const char *mess
         w_u64(w, run->nranks);
         for (size_t r = 0; r < run->nranks; r++)
             w_rank(w, run, &run->ranks[r]);
+        w_mpi(w, run->mpi);
         w_u64(w, extra ? extra_len : 0);
         if (extra && extra_len)
             w_bytes(w, extra, extra_len);
@@ -470,6 +515,70 @@ static void r_rank(rbuf *r, sp_run *run, sp_rank_data *rk)
     }
 }
 
+/* The MPI tables (checked with the run afterwards: sp__mpi_data_check). */
+static void r_mpi(rbuf *r, sp_run *run)
+{
+    if (r->rc || !r_u32(r) || r->rc)
+        return;
+    sp_mpi_data *d = run->mpi = sp_mpi_data_new(run->nranks);
+    if (!d) {
+        r->rc = SP_ENOMEM;
+        return;
+    }
+    uint64_t nreg = r_u64(r);
+    if (!r->rc && nreg > INT32_MAX / 2)
+        r->rc = SP_EFORMAT;
+    if (!r->rc)
+        r->rc = sp__read_charge_n(r->what, nreg, 64);
+    for (uint64_t i = 0; i < nreg && !r->rc; i++) {
+        char *name = r_str(r);
+        /* interned: a name sent twice would shift every id after it */
+        if (name && sp_strtab_intern(&d->names, name) != (int32_t)i)
+            r->rc = d->names.n > i ? SP_EFORMAT : SP_ENOMEM;
+        free(name);
+    }
+    for (size_t k = 0; k < d->nranks && !r->rc; k++) {
+        sp_mpi_rank *rk = &d->ranks[k];
+        if (!(rk->present = (int)r_u32(r)))
+            continue;
+        rk->clock_offset_ns = r_i64(r);
+        rk->clock_offset_err_ns = r_i64(r);
+        rk->records_dropped = r_u64(r);
+        rk->untracked = r_u64(r);
+        uint64_t nc = r_u64(r), nm = r_u64(r);
+        rk->comm_end = r_array(r, nc, sizeof *rk->comm_end);
+        rk->comm_flags = r_array(r, nc, sizeof *rk->comm_flags);
+        rk->comm_members = r_array(r, nm, sizeof *rk->comm_members);
+        if (r->rc)
+            return;
+        rk->ncomms = (size_t)nc;
+        if (nc && rk->comm_end[nc - 1] != nm) {
+            r->rc = SP_EFORMAT;
+            return;
+        }
+        uint64_t np = r_u64(r);
+        rk->path_parent = r_array(r, np, sizeof *rk->path_parent);
+        rk->path_region = r_array(r, np, sizeof *rk->path_region);
+        if (r->rc)
+            return;
+        rk->npaths = (size_t)np;
+#define SP__R(name, type, ctype, unit, desc) t->name = r_array(r, n, sizeof(ctype));
+        uint64_t n = r_u64(r);
+        {
+            sp_mpi_p2p *t = &rk->p2p;
+            SP_MPI_P2P_COLUMNS(SP__R)
+            t->n = t->cap = r->rc ? 0 : (size_t)n;
+        }
+        n = r_u64(r);
+        {
+            sp_mpi_coll *t = &rk->coll;
+            SP_MPI_COLL_COLUMNS(SP__R)
+            t->n = t->cap = r->rc ? 0 : (size_t)n;
+        }
+#undef SP__R
+    }
+}
+
 int sp__h5_wire_read(int fd, int cancel_fd, const char *file, double timeout_s, sp_run **out,
                      bool *timed_out)
 {
@@ -541,6 +650,7 @@ int sp__h5_wire_read_ex(int fd, int cancel_fd, const char *file, double timeout_
         r->rc = sp_run_set_ranks(run, (size_t)nranks);
     for (size_t k = 0; k < run->nranks && !r->rc; k++)
         r_rank(r, run, &run->ranks[k]);
+    r_mpi(r, run);
     uint64_t nextra = r_u64(r);
     void *xb = r_array(r, nextra, 1); /* charged, then read */
     if (!r->rc && extra) {

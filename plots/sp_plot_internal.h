@@ -204,6 +204,12 @@ double sp__snap(double v);
 /* Empty-state message drawn on an open canvas. */
 void sp__draw_empty_msg(sp__canvas *c, const char *message);
 
+/* Rank numbers under n bars filling r (a base line at y = bottom): as many
+ * as fit, `highlight` always and in bold (SIZE_MAX: none), the caption
+ * below. (sp_plot_rank_bars.c) */
+void sp__rank_labels(sp__canvas *c, sp__rect r, double bottom, size_t n, size_t highlight,
+                     const char *caption);
+
 /* ---- region series (sp_region_series.c) ---- */
 
 /* A call of a series: start in run time (s) and duration (s). float is

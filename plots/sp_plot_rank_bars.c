@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_plot_rank_bars.c - one region's statistic per rank, with mean and imbalance. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +69,42 @@ int sp__check_analyzed(const sp_run *run, const char *what)
         return sp__error(SP_EINVAL, "%s: the run is not analysed (call sp_run_analyze first)",
                          what);
     return 0;
+}
+
+void sp__rank_labels(sp__canvas *c, sp__rect r, double bottom, size_t n, size_t highlight,
+                     const char *caption)
+{
+    cairo_t *cr = c->cr;
+    double slot = r.w / (double)n;
+    sp__set_color(cr, c->th.axis);
+    cairo_move_to(cr, r.x, bottom + 0.5);
+    cairo_line_to(cr, r.x + r.w, bottom + 0.5);
+    cairo_stroke(cr);
+    char lab[32];
+    snprintf(lab, sizeof lab, "%zu", n - 1);
+    double lwid = sp__text_width(c, SP__FONT_SMALL, lab) + 8 * c->s;
+    size_t every = 1;
+    static const size_t steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        every = steps[k];
+        if (slot * (double)every >= lwid)
+            break;
+    }
+    double last_right = -1e9;
+    for (size_t i = 0; i < n; i++) {
+        if (i % every && i != highlight)
+            continue;
+        snprintf(lab, sizeof lab, "%zu", i);
+        double xc = r.x + ((double)i + 0.5) * slot;
+        double tw = sp__text_width(c, SP__FONT_SMALL, lab);
+        if (xc - tw / 2 < last_right + 4 * c->s)
+            continue;
+        sp__text_draw(c, i == highlight ? SP__FONT_BOLD : SP__FONT_SMALL, lab, xc,
+                      bottom + 5 * c->s, 0.5, 0, 0, i == highlight ? c->th.fg : c->th.muted);
+        last_right = xc + tw / 2;
+    }
+    sp__text_draw(c, SP__FONT_SMALL, caption, r.x + r.w / 2,
+                  bottom + 9 * c->s + c->line_h[SP__FONT_SMALL], 0.5, 0, 0, c->th.muted);
 }
 
 int sp_plot_rank_bars(cairo_t *cr, double w, double h, const sp_run *run, int32_t region,
@@ -184,39 +221,7 @@ int sp_plot_rank_bars(cairo_t *cr, double w, double h, const sp_run *run, int32_
     /* "mean" in the right margin, level with the line. */
     sp__text_draw(&c, SP__FONT_SMALL, "mean", r.x + r.w + 6 * c.s, ym, 0, 0.5, 0, c.th.fg);
 
-    /* Rank labels: as many as fit, always the first, last and slowest. */
-    sp__axis ax = {.lo = -0.5, .hi = n - 0.5, .kind = SP__AXIS_NUMBER, .p0 = r.x, .p1 = r.x + r.w};
-    double yb = bottom;
-    sp__set_color(cr, c.th.axis);
-    cairo_move_to(cr, r.x, yb + 0.5);
-    cairo_line_to(cr, r.x + r.w, yb + 0.5);
-    cairo_stroke(cr);
-    char lab[32];
-    snprintf(lab, sizeof lab, "%zu", n - 1);
-    double lwid = sp__text_width(&c, SP__FONT_SMALL, lab) + 8 * c.s;
-    size_t every = 1;
-    static const size_t steps[] = {1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000};
-    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
-        every = steps[k];
-        if (slot * every >= lwid)
-            break;
-    }
-    double last_right = -1e9;
-    for (size_t i = 0; i < n; i++) {
-        bool want = i % every == 0 || i == imax;
-        if (!want)
-            continue;
-        snprintf(lab, sizeof lab, "%zu", i);
-        double xc = sp__axis_map(&ax, (double)i);
-        double tw = sp__text_width(&c, SP__FONT_SMALL, lab);
-        if (xc - tw / 2 < last_right + 4 * c.s)
-            continue;
-        sp__text_draw(&c, i == imax && n > 1 ? SP__FONT_BOLD : SP__FONT_SMALL, lab, xc,
-                      yb + 5 * c.s, 0.5, 0, 0, i == imax && n > 1 ? c.th.fg : c.th.muted);
-        last_right = xc + tw / 2;
-    }
-    sp__text_draw(&c, SP__FONT_SMALL, "rank", r.x + r.w / 2,
-                  yb + 9 * c.s + c.line_h[SP__FONT_SMALL], 0.5, 0, 0, c.th.muted);
+    sp__rank_labels(&c, r, bottom, n, n > 1 ? imax : SIZE_MAX, "rank");
     free(v);
     sp__canvas_end(&c);
     return 0;

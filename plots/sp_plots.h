@@ -427,6 +427,14 @@ int sp_plot_rank_bars(cairo_t *cr, double w, double h, const sp_run *run,
                       int32_t region, sp_rank_metric metric,
                       const sp_plot_style *st);
 
+/* Waiting in MPI per rank (the rank that waited), stacked by pattern, with
+ * the largest wait and its cause as subtitle (analysis/sp_waits.h). waits
+ * NULL: an empty chart saying the run recorded no MPI messages.
+ * 0 or SP_EINVAL / SP_ENOMEM. */
+struct sp_waits;
+int sp_plot_waits(cairo_t *cr, double w, double h, const struct sp_waits *waits,
+                  const sp_plot_style *st);
+
 /*
  * A heat map with one row per rank and one column per region: each cell is
  * coloured by how far the rank's value lies from that region's mean over

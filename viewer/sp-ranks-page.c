@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* sp-ranks-page.c - the Ranks page. */
+/* sp-ranks-page.c - the Ranks page: one region per rank, the rank x region
+ * heat map, and the waiting in MPI per rank by pattern (runs with MPI
+ * messages: sp_waits.h). */
 #include "sp-ranks-page.h"
 
 #include "sp-chart-view.h"
 #include "sp-viewer-format.h"
 #include "sp-viewer-text.h"
+#include "sp_waits.h"
 
 struct _SpRanksPage {
     GtkWidget parent_instance;
@@ -16,7 +19,7 @@ struct _SpRanksPage {
 
     GtkLabel *region_label;
     GtkDropDown *metric_dropdown;
-    SpChartView *rank_bars, *heatmap;
+    SpChartView *rank_bars, *heatmap, *waits;
 };
 
 static void page_iface_init(SpPageInterface *iface);
@@ -42,6 +45,14 @@ static int draw_heatmap(cairo_t *cr, double w, double h, const sp_plot_style *st
                                 0, st);
 }
 
+static int draw_waits(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
+{
+    SpRanksPage *self = data;
+    if (!self->doc)
+        return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
+    return sp_plot_waits(cr, w, h, sp_run_document_get_waits(self->doc), st);
+}
+
 static void update(SpRanksPage *self)
 {
     int id = sp_session_get_selected_id(self->session, self->doc);
@@ -60,6 +71,7 @@ static void update(SpRanksPage *self)
     }
     gtk_widget_queue_draw(GTK_WIDGET(self->rank_bars));
     gtk_widget_queue_draw(GTK_WIDGET(self->heatmap));
+    gtk_widget_queue_draw(GTK_WIDGET(self->waits));
 }
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpRanksPage *self)
@@ -121,6 +133,7 @@ static void sp_ranks_page_class_init(SpRanksPageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpRanksPage, metric_dropdown);
     gtk_widget_class_bind_template_child(wc, SpRanksPage, rank_bars);
     gtk_widget_class_bind_template_child(wc, SpRanksPage, heatmap);
+    gtk_widget_class_bind_template_child(wc, SpRanksPage, waits);
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
 }
 
@@ -131,7 +144,9 @@ static void sp_ranks_page_init(SpRanksPage *self)
     self->metric = SP_RANK_TOTAL;
     sp_chart_view_set_draw_func(self->rank_bars, draw_bars, self, NULL);
     sp_chart_view_set_draw_func(self->heatmap, draw_heatmap, self, NULL);
+    sp_chart_view_set_draw_func(self->waits, draw_waits, self, NULL);
     sp_page_track_chart(GTK_WIDGET(self->rank_bars), &self->current_chart);
     sp_page_track_chart(GTK_WIDGET(self->heatmap), &self->current_chart);
+    sp_page_track_chart(GTK_WIDGET(self->waits), &self->current_chart);
     g_signal_connect(self->metric_dropdown, "notify::selected", G_CALLBACK(on_metric), self);
 }

@@ -12,6 +12,7 @@
 #include "sp_plots.h"
 #include "sp_run_read.h"
 #include "sp_source_mem.h"
+#include "sp_waits.h"
 
 struct _SpRunDocument {
     GObject parent_instance;
@@ -27,6 +28,7 @@ struct _SpRunDocument {
     int top_region;
     sp_figures *figures; /* the rank rule's figures (sp_figures.h) */
     char **region_labels; /* per region: the escaped name, NULL when the name is safe */
+    sp_waits *waits;      /* why ranks wait (runs with MPI messages), or NULL */
 };
 
 G_DEFINE_FINAL_TYPE(SpRunDocument, sp_run_document, G_TYPE_OBJECT)
@@ -36,6 +38,7 @@ static void sp_run_document_finalize(GObject *object)
     SpRunDocument *self = SP_RUN_DOCUMENT(object);
     sp_plot_cache_forget(self->run); /* the charts' cached series of this run */
     sp_figures_free(self->figures);
+    sp_waits_free(self->waits);
     if (self->region_labels)
         for (size_t r = 0; r < self->run->nregions; r++)
             g_free(self->region_labels[r]);
@@ -96,6 +99,10 @@ static gboolean prepare(SpRunDocument *self, GError **error)
         sp_viewer_set_error(error, SP_ENOMEM, sp_last_error());
         return FALSE;
     }
+    /* Why ranks wait: matched messages and collectives (sp_waits.h). A run
+     * whose tables cannot be analysed still opens, without them. */
+    if (self->run->mpi && sp_waits_compute(self->run, &self->waits) != 0)
+        self->waits = NULL;
     /* Own time, not total: the outermost region always has the most total
      * time and says little; the hot spot is where the time is spent. */
     double best = -1;
@@ -356,6 +363,12 @@ char *sp_run_document_tree_path(SpRunDocument *self, int node)
     }
     g_ptr_array_unref(names);
     return g_string_free(s, FALSE);
+}
+
+const sp_waits *sp_run_document_get_waits(SpRunDocument *self)
+{
+    g_return_val_if_fail(SP_IS_RUN_DOCUMENT(self), NULL);
+    return self->waits;
 }
 
 const sp_figures *sp_run_document_get_figures(SpRunDocument *self)

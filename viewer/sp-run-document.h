@@ -104,6 +104,14 @@ int sp_run_document_get_top_region(SpRunDocument *self);
  * are estimates. Computed while loading. */
 const sp_figures *sp_run_document_get_figures(SpRunDocument *self);
 
+/* Why ranks wait (analysis/sp_waits.h), computed while loading for a run
+ * that recorded MPI messages; NULL otherwise. Owned by the document. For
+ * the timeline's message lines, sp_waits_messages_in(waits, t0, t1, ...)
+ * gives the matched messages of a window (rank 0's clock, as the
+ * timeline's). */
+struct sp_waits;
+const struct sp_waits *sp_run_document_get_waits(SpRunDocument *self);
+
 /* Region id by name, or -1. */
 int sp_run_document_find_region(SpRunDocument *self, const char *name);
 /* max / mean over ranks of the region's per-rank total (1.0 on one rank; 0

@@ -114,7 +114,8 @@ static int setup_locked(const sp_options *o)
     }
     /* MPI (sp_mpi.h; a no-op in the serial library): notice MPI, measure
      * this rank's clock offset (collective), MPI call regions. */
-    if ((rc = sp__mpi_setup(o, cfg.kind != SP_REGION_DISABLED)) != 0) {
+    if ((rc = sp__mpi_setup(o, cfg.kind != SP_REGION_DISABLED, cfg.file_output, cfg.clock)) !=
+        0) {
         free(cfg.file_path);
         return rc;
     }
@@ -167,7 +168,8 @@ static int setup_locked(const sp_options *o)
     sp__writer_setup ws = {.clock = cfg.clock, .p0 = sp__sess.calib.p0,
                            .flush_interval_ns = cfg.flush_interval_ns,
                            .compress = (sp_v2_compress)cfg.compress, .nranks = 1,
-                           .buffer_limit = cfg.buffer_limit};
+                           .buffer_limit = cfg.buffer_limit,
+                           .mpi_messages = sp__mpi_messages()};
     sp_run *meta = NULL;
     bool recording = cfg.kind != SP_REGION_DISABLED;
     if (recording && cfg.file_output) {

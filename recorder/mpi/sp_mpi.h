@@ -42,7 +42,8 @@
 int sp__mpi_serial_place(char **file_path);
 const char *sp__mpi_misuse_note(int *rank);
 
-int sp__mpi_setup(const sp_options *o, bool recording);
+int sp__mpi_setup(const sp_options *o, bool recording, bool file_output,
+                  sp__clock_source clock);
 
 /* Whether the session being finalized ends under MPI: MPI was initialised at
  * sp_setup() or is now (and not finalized). Every rank answers the same. */
@@ -86,6 +87,29 @@ void sp__mpi_place(int32_t *rank, size_t *size, int64_t *offset_ns, int64_t *err
 int sp__mpi_share_path(char **path);
 
 struct sp_v2_events;
+
+/* ---- MPI messages (sp_mpi_msg.c; SCHEMA.md "MPI messages and
+ * collectives"). The serial library has none. ---- */
+
+/* Whether this session records messages: set by sp__mpi_setup from
+ * SCOPE_PROFILER_MPI_MESSAGES (default: on with use_mpi_regions), for
+ * sessions that write a file. */
+bool sp__mpi_messages(void);
+
+/* Communicator rows for the writer: the rows from `from` on, appended to
+ * out (cleared first). Returns the number of rows there are. */
+typedef struct sp__comm_rows {
+    uint32_t n, cap;
+    uint32_t *size;    /* members per row */
+    int32_t *flags;
+    size_t nmembers, mcap;
+    int32_t *members;  /* one row after the other */
+} sp__comm_rows;
+uint32_t sp__mpi_comm_rows(uint32_t from, sp__comm_rows *out);
+
+/* Records this session could not keep on the recording side (no chunk),
+ * and completed requests whose start was not seen. */
+void sp__mpi_msg_counts(uint64_t *dropped, uint64_t *untracked);
 
 /*
  * sp_finalize() under MPI for a session that streamed its part (part_path;

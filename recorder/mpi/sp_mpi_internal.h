@@ -89,14 +89,8 @@ int sp__mpi_merge_run(sp_run *run, MPI_Comm comm, int rank, int size);
 
 /* ---- MPI call regions (sp_mpi_pmpi.c) ---- */
 
-/* Nonzero while the PMPI wrappers time MPI calls as regions. */
-extern int sp__mpi_regions_on;
-
 /* Resolve the region handles of the wrapped calls ("MPI_Send", ...). */
 void sp__mpi_regions_resolve(void);
-
-/* Switch the wrappers' timing on or off. */
-void sp__mpi_regions_set(bool on);
 
 #pragma GCC visibility pop
 

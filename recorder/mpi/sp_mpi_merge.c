@@ -24,73 +24,9 @@
 
 #include "sp_error.h"
 #include "sp_mpi_internal.h"
+#include "sp_strtab.h"
 
 #define OOM() sp__error(SP_ENOMEM, "sp_finalize: out of memory merging the ranks' regions")
-
-/* ---- a string -> id hash table (open addressing; names owned elsewhere) ---- */
-
-typedef struct name_table {
-    size_t cap;        /* power of two */
-    int32_t *slot;     /* id + 1, 0 = empty */
-    const char **name; /* by id */
-    size_t n, name_cap;
-} name_table;
-
-static uint64_t hash(const char *s)
-{
-    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-    return h;
-}
-
-static int table_grow(name_table *t)
-{
-    size_t cap = t->cap ? 2 * t->cap : 64;
-    int32_t *slot = calloc(cap, sizeof *slot);
-    if (!slot)
-        return -1;
-    for (size_t i = 0; i < t->n; i++) {
-        size_t j = hash(t->name[i]) & (cap - 1);
-        while (slot[j])
-            j = (j + 1) & (cap - 1);
-        slot[j] = (int32_t)i + 1;
-    }
-    free(t->slot);
-    t->slot = slot;
-    t->cap = cap;
-    return 0;
-}
-
-/* The id of name, added if new; -1 on out of memory. */
-static int32_t table_intern(name_table *t, const char *name)
-{
-    if (2 * (t->n + 1) > t->cap && table_grow(t) != 0)
-        return -1;
-    size_t j = hash(name) & (t->cap - 1);
-    for (; t->slot[j]; j = (j + 1) & (t->cap - 1))
-        if (strcmp(t->name[t->slot[j] - 1], name) == 0)
-            return t->slot[j] - 1;
-    if (t->n == t->name_cap) {
-        size_t nc = t->name_cap ? 2 * t->name_cap : 64;
-        const char **nn = realloc(t->name, nc * sizeof *nn);
-        if (!nn)
-            return -1;
-        t->name = nn;
-        t->name_cap = nc;
-    }
-    if (t->n >= INT32_MAX)
-        return -1;
-    t->name[t->n] = name;
-    t->slot[j] = (int32_t)t->n + 1;
-    return (int32_t)t->n++;
-}
-
-static void table_free(name_table *t)
-{
-    free(t->slot);
-    free(t->name);
-}
 
 /* ---- steps ---- */
 
@@ -121,12 +57,12 @@ typedef struct gathered {
     int32_t *map;
 } gathered;
 
-static int build_global(const gathered *g, int size, name_table *t)
+static int build_global(const gathered *g, int size, sp_strtab *t)
 {
     for (int r = 0; r < size; r++) {
         const char *p = g->names + g->off[r], *end = p + g->len[r];
         for (int i = 0; i < g->nmap[r]; i++) {
-            int32_t id = table_intern(t, p);
+            int32_t id = sp_strtab_intern(t, p);
             if (id < 0)
                 return OOM();
             g->map[g->moff[r] + i] = id;
@@ -241,8 +177,7 @@ int sp__mpi_merge_run(sp_run *run, MPI_Comm comm, int rank, int size)
     int rc = 0;
     gathered g;
     memset(&g, 0, sizeof g);
-    name_table t;
-    memset(&t, 0, sizeof t);
+    sp_strtab t = {0};
     char *mine = NULL, *global = NULL;
     int32_t *mymap = NULL;
     size_t mylen = 0;
@@ -294,9 +229,8 @@ int sp__mpi_merge_run(sp_run *run, MPI_Comm comm, int rank, int size)
 
     /* 2. the global table and the maps, on rank 0 */
     if (rank == 0 && rc == 0 && (rc = build_global(&g, size, &t)) == 0) {
-        char *const *names = (char *const *)t.name;
         size_t len = 0;
-        if (!(global = pack_names(names, t.n, &len)))
+        if (!(global = pack_names(t.s, t.n, &len)))
             rc = OOM();
         else if (len > INT_MAX)
             rc = sp__error(SP_EINVAL, "sp_finalize: the region table exceeds 2 GiB");
@@ -333,7 +267,7 @@ int sp__mpi_merge_run(sp_run *run, MPI_Comm comm, int rank, int size)
     if ((rc = sp__mpi_agree(comm, rc)) == 0)
         rc = sp__mpi_agree(comm, merge_flags(run, comm));
 done:
-    table_free(&t);
+    sp_strtab_free(&t);
     free(g.names);
     free(g.len);
     free(g.off);

@@ -23,6 +23,7 @@
 #include "sp_h5.h"
 #include "sp_env.h"
 #include "sp_mpi_internal.h"
+#include "sp_mpi_msg.h"
 #include "sp_recorder.h"
 #include "sp_schema.h"
 
@@ -75,13 +76,15 @@ static int env_regions(const sp_options *o, bool *out)
     return sp__env_bool("SCOPE_PROFILER_MPI_REGIONS", out);
 }
 
-int sp__mpi_setup(const sp_options *o, bool recording)
+int sp__mpi_setup(const sp_options *o, bool recording, bool file_output,
+                  sp__clock_source clock)
 {
     bool regions;
     int rc;
-    if ((rc = env_writer()) != 0 || (rc = env_regions(o, &regions)) != 0)
+    sp__mpi_calls_set(false);
+    if ((rc = env_writer()) != 0 || (rc = env_regions(o, &regions)) != 0 ||
+        (rc = sp__mpi_msg_setup(regions && recording, file_output && recording, clock)) != 0)
         return rc;
-    sp__mpi_regions_set(false);
     sp__mpi.at_setup = false;
     sp__mpi.clock = (sp_v2_mpi_clock){0, -1, 0, -1};
     if (!recording)
@@ -97,11 +100,11 @@ int sp__mpi_setup(const sp_options *o, bool recording)
         }
         sp__mpi.at_setup = true;
     }
-    /* Also before MPI_Init: the calls made after it are timed. */
-    if (regions) {
+    /* Also before MPI_Init: the calls made after it are timed (and their
+     * messages recorded, SCOPE_PROFILER_MPI_MESSAGES: sp_mpi_msg.c). */
+    if (regions)
         sp__mpi_regions_resolve();
-        sp__mpi_regions_set(true);
-    }
+    sp__mpi_calls_set(true);
     return 0;
 }
 
@@ -114,7 +117,7 @@ bool sp__mpi_session(void)
 
 void sp__mpi_finalize_failed(int rc)
 {
-    sp__mpi_regions_set(false);
+    sp__mpi_calls_set(false);
     if (rc >= 0 || !sp__mpi_session() || !sp__mpi_running() || sp__mpi_comm() != 0)
         return;
     char reason[1024];
@@ -141,7 +144,7 @@ int sp__mpi_job_metadata(sp_run *run, size_t idx)
 
 int sp__mpi_finalize_begin(bool *verbose)
 {
-    sp__mpi_regions_set(false);
+    sp__mpi_calls_set(false);
     if (!sp__mpi_running())
         return sp__error(SP_ESTATE, "sp_finalize: MPI is already finalized: call sp_finalize "
                                     "before MPI_Finalize (nothing was written)");

@@ -30,6 +30,7 @@
 #include "sp_h5.h"
 #include "sp_mpi_internal.h"
 #include "sp_recorder.h"
+#include "sp_stream.h"
 
 #define TAG_TOKEN 0x5350 /* "SP" */
 #define SP__MPI_PATH_MAX 4200 /* a path broadcast between ranks */
@@ -131,6 +132,8 @@ static int write_my_group(const sp_run *skel, const char *tmp, const char *path,
     sp_v2_rank_source src = {.run = skel, .r = 0, .part_path = part_path, .extra = extra,
                              .clock_ticks = ticks, .clock_ns = ns, .nclock = 2,
                              .mpi_clock = &sp__mpi.clock, .compress = SP_V2_COMPRESS_AUTO};
+    sp__mpi_msg_counts(&src.mpi_records_dropped, &src.mpi_untracked);
+    src.mpi_records_dropped += sp__stream_mpi_lost();
     return sp_v2_final_rank(tmp, path, &src);
 }
 

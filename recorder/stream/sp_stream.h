@@ -110,6 +110,24 @@ static inline int64_t sp__stream_last_tick(void)
  * publishes n = k + 1), or NULL when the event is not recorded. */
 sp__tstate *sp__stream_room(sp_region *r, bool end, uint32_t *k);
 
+/* Records: MPI messages and collectives (recorder/mpi), stored in the same
+ * chunks as the events, between the begin and end of the MPI call's
+ * region, so the writer knows the call path they were made on. A record
+ * is a header slot, code SP__REC_BASE + type (region codes stay below
+ * 2^30), then payload slots; the writer decodes it whole
+ * (sp_stream_mpi.c). */
+#define SP__REC_BASE ((int32_t)1 << 30)
+#define SP__REC_P2P 1  /* slots: see sp_stream_mpi.c */
+#define SP__REC_COLL 2
+#define SP__REC_SLOTS_P2P 5u
+#define SP__REC_SLOTS_COLL 4u
+
+/* Append a record of k slots (codes and ticks) to the calling thread's
+ * chunk, in one piece. No lock, no allocation, no system call but the
+ * chunk switch every ~5400 slots (as an event's). false when it is not
+ * recorded (no session, no chunk free under the drop policy). */
+bool sp__stream_put_record(const int32_t *code, const int64_t *t, uint32_t k);
+
 /* The time-only recording tables, one per clock. */
 extern const sp__ops_t sp__stream_ops_tsc, sp__stream_ops_mono;
 
@@ -150,6 +168,7 @@ typedef struct sp__writer_setup {
      * and why (the metadata key path_in_use; finalize's warning). */
     char *path_used;
     char path_note[1024];
+    bool mpi_messages;           /* the part gets mpi/ tables for MPI records */
 } sp__writer_setup;
 
 /* Start the writer for a new session (sp__lock not held): resets the
@@ -222,6 +241,10 @@ void sp__stream_tables_get(sp__stream_tables *t);
 const char *sp__stream_part_path(void);
 sp_v2_events *sp__stream_memory_events(void);
 int sp__stream_error(char *msg, size_t size);
+
+/* MPI records the writer could not keep (out of memory, a write that
+ * failed); read after sp__writer_stop. */
+uint64_t sp__stream_mpi_lost(void);
 
 /* Forget the session's consumer state (after finalize built the file). */
 void sp__stream_release(void);

@@ -213,6 +213,10 @@ static void process(sp__tstate *ts, sp__cthread *ct, const sp__chunk *c, uint32_
     int64_t last = ct->last;
     for (uint32_t k = from; k < to; k++) {
         int32_t code = c->code[k];
+        if (__builtin_expect(code >= SP__REC_BASE, 0)) { /* an MPI record */
+            k += sp__cons_record(ct, trow, c, k, to) - 1;
+            continue;
+        }
         int64_t t = c->t[k];
         if (t < last) /* a core switch with a TSC slightly behind: keep order */
             t = last;
@@ -305,7 +309,8 @@ static bool consume_thread(sp__tstate *ts, const sp__cons_pass *p)
         ct->rpos = 0;
         /* Write as it goes: the batch stays a few MiB however far behind
          * the writer is (a memory-only session keeps everything). */
-        if (!sp__cons.memory && sp__cons.batch.n >= SP__BATCH_EVENTS)
+        if (!sp__cons.memory && (sp__cons.batch.n >= SP__BATCH_EVENTS ||
+                                 sp__cons_mpi_pending() >= SP__BATCH_RECORDS))
             sp__cons_write(false, 0, 0);
         if (!next || newer)
             return false;
@@ -412,6 +417,7 @@ void sp__cons_reset(void)
     free(sp__cons.row_of_id);
     free(sp__cons.thread_row);
     sp_v2_events_free(&sp__cons.batch);
+    sp__cons_mpi_free();
     free(sp__cons.path);
     free(sp__cons.part_path);
     if (sp__cons.claimed)

@@ -8,6 +8,8 @@
 #ifndef SP_STREAM_CONSUME_H
 #define SP_STREAM_CONSUME_H
 
+#include "sp_mpi.h"
+#include "sp_mpi_data.h"
 #include "sp_stream.h"
 
 #pragma GCC visibility push(hidden)
@@ -52,6 +54,18 @@ typedef struct sp__consumer {
     sp__balance bal;           /* misuse seen while consuming */
     uint64_t chunks_read;      /* chunks consumed and given back (the writer's rate) */
     sp__clock_source clock;
+
+    /* MPI records (sp_stream_mpi.c), not yet in the file. */
+    bool mpi;                  /* the part has mpi/ tables: records are kept */
+    sp_mpi_p2p p2p;
+    sp_mpi_coll coll;
+    int32_t *path_parent, *path_region; /* call paths of MPI calls, interned */
+    uint32_t npaths, paths_cap, paths_written;
+    int32_t *path_hash;        /* path row + 1 per slot, 0 = empty */
+    uint32_t path_hcap;
+    uint32_t comms_written;    /* communicator rows in the file */
+    sp__comm_rows comm_rows;   /* new ones, fetched at each append */
+    uint64_t mpi_lost;         /* records not kept (out of memory, write failed) */
 } sp__consumer;
 
 extern sp__consumer sp__cons;
@@ -61,6 +75,8 @@ extern sp__consumer sp__cons;
  * events wait for the writer too: kept small, they never delay a flush
  * much (a larger batch saved nothing measurable). */
 #define SP__BATCH_EVENTS ((size_t)1 << 16)
+/* MPI records worth appending without waiting (about 5 MiB of columns). */
+#define SP__BATCH_RECORDS ((size_t)1 << 16)
 
 /* What one pass of the consumer reads. Every pass is bounded: a thread
  * recording flat out publishes chunks as fast as they are read, so "read
@@ -98,6 +114,24 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns);
 /* Forget every session state (lock held); the part's claim goes last
  * (finalize or a discard removed the part before). */
 void sp__cons_reset(void);
+
+/* ---- MPI records (sp_stream_mpi.c; lock held) ---- */
+
+/* Decode the record whose header is slot k of chunk ch (slots before `to`
+ * are published) for thread row trow, on the call path of ct's open calls.
+ * Returns the slots it took. */
+uint32_t sp__cons_record(const sp__cthread *ct, int32_t trow, const sp__chunk *ch, uint32_t k,
+                         uint32_t to);
+
+/* Records waiting for the next append. */
+size_t sp__cons_mpi_pending(void);
+
+/* What the next append adds (new communicator and path rows, records), and
+ * that it was written (rows and records forgotten) or lost. */
+void sp__cons_mpi_batch(sp_v2_mpi_batch *b);
+void sp__cons_mpi_written(const sp_v2_mpi_batch *b);
+void sp__cons_mpi_drop(void);
+void sp__cons_mpi_free(void);
 
 /* The threads' CPU scheduling samples (sp_stream_sched.c), lock held:
  * sample the calling thread (the one starting the session); sample the

@@ -39,7 +39,8 @@ static int claim_part(const sp__writer_setup *s, char **path, bool choose, char 
     sp_v2_part_setup ps = {.rank = s->rank, .clock_offset_ns = s->clock_offset_ns,
                            .clock_offset_err_ns = s->clock_offset_err_ns,
                            .rank_meta = s->rank_meta, .p0_ticks = s->p0.ticks,
-                           .p0_ns = s->p0.ns, .compress = sp__cons.compress};
+                           .p0_ns = s->p0.ns, .compress = sp__cons.compress,
+                           .mpi = s->mpi_messages};
     for (int attempt = 0;; attempt++) {
         *part_path = sp_v2_part_path(*path, s->rank);
         if (!*part_path)
@@ -47,6 +48,7 @@ static int claim_part(const sp__writer_setup *s, char **path, bool choose, char 
         sp_v2_claim claim;
         int rc = sp_v2_part_create(*part_path, &ps, &sp__cons.part, &claim);
         if (rc == 0) {
+            sp__cons.mpi = s->mpi_messages; /* the part has mpi/ tables */
             sp__cons.claim_fd = claim.fd;
             sp__cons.claimed = claim.fd >= 0;
             sp__cons.part_owned = true;
@@ -116,6 +118,7 @@ int sp__cons_open_files(sp__writer_setup *s)
             sp__cons.part_owned = false;
         }
         sp__cons.memory = true;
+        sp__cons.mpi = false;
         snprintf(sp__cons.errmsg, sizeof sp__cons.errmsg, "%s", msg);
         sp__cons.err = frc; /* reported by finalize if it fails again */
     }

@@ -136,6 +136,43 @@ sp__tstate *sp__stream_room(sp_region *r, bool end, uint32_t *k)
     return slot(ts, end ? -r->code : r->code, k);
 }
 
+/* ---- records (MPI messages and collectives: recorder/mpi) ---- */
+
+/* Room for a record of k slots in the calling thread's chunk, in one piece
+ * (the writer reads a record whole): the thread's state with *n the first
+ * slot, or NULL when it cannot be recorded. */
+static sp__tstate *record_room(uint32_t k, uint32_t *n)
+{
+    sp__tstate *ts = session_state();
+    if (!ts || ts->dropping)
+        return NULL;
+    if (ts->chunk && ts->n + k <= __atomic_load_n(&ts->cap, __ATOMIC_RELAXED)) {
+        *n = ts->n;
+        return ts;
+    }
+    sp__chunk *c = sp__pool_get(true);
+    if (!c)
+        return NULL;
+    switch_chunk(ts, c);
+    *n = 0;
+    return ts;
+}
+
+bool sp__stream_put_record(const int32_t *code, const int64_t *t, uint32_t k)
+{
+    sp__tstate *ts = sp__tls;
+    uint32_t n = ts->n;
+    if (!SP__LIKELY(n + k <= __atomic_load_n(&ts->cap, __ATOMIC_RELAXED)) &&
+        !(ts = record_room(k, &n)))
+        return false;
+    for (uint32_t i = 0; i < k; i++) {
+        ts->code[n + i] = code[i];
+        ts->t[n + i] = t[i];
+    }
+    __atomic_store_n(&ts->n, n + k, __ATOMIC_RELEASE);
+    return true;
+}
+
 /* ---- the recording tables ---- */
 
 #define SP__DEFINE_STREAM(suffix, NOW)                                         \

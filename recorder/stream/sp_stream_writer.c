@@ -78,6 +78,7 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns)
     if (!c->part || c->err) { /* the file failed: keep the pool moving */
         c->lost_calls += c->batch.n / 2;
         sp_v2_events_clear(&c->batch);
+        sp__cons_mpi_drop();
         return;
     }
     uint32_t nd = 0;
@@ -109,8 +110,14 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns)
         .dropped_region = drow,
         .dropped_calls = dcalls,
     };
-    if ((rc = sp_v2_part_append(c->part, &rows, &c->batch)) != 0)
+    sp_v2_mpi_batch mpi;
+    sp__cons_mpi_batch(&mpi);
+    rows.mpi = &mpi;
+    if ((rc = sp_v2_part_append(c->part, &rows, &c->batch)) != 0) {
+        sp__cons_mpi_drop();
         goto done;
+    }
+    sp__cons_mpi_written(&mpi);
     c->rows_written = c->nrows;
     c->threads_written = c->nthreads;
     for (uint32_t i = 0; i < nd; i++)

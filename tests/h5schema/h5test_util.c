@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* h5test_util.c - see h5test_util.h. */
 #include "h5test_util.h"
+#include "sp_mpi_data.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -287,6 +288,95 @@ static const char *kv_differ(const sp_kvlist *a, const sp_kvlist *b, const char 
     return NULL;
 }
 
+void h5t_sample_mpi(sp_run *run)
+{
+    sp_mpi_data *d = run->mpi = sp_mpi_data_new(run->nranks);
+    if (!d || run->nranks < 3)
+        abort();
+    for (int r = 0; r < 2; r++) {
+        sp_mpi_rank *rk = &d->ranks[r];
+        rk->present = 1;
+        rk->clock_offset_ns = run->ranks[r].clock_offset_ns;
+        rk->clock_offset_err_ns = run->ranks[r].clock_offset_err_ns;
+        rk->records_dropped = (uint64_t)r;
+        rk->untracked = 3;
+        rk->ncomms = 2; /* the world (3 ranks) and a duplicate of it */
+        rk->comm_end = malloc(2 * sizeof *rk->comm_end);
+        rk->comm_flags = malloc(2 * sizeof *rk->comm_flags);
+        rk->comm_members = malloc(6 * sizeof *rk->comm_members);
+        rk->comm_end[0] = 3, rk->comm_end[1] = 6;
+        rk->comm_flags[0] = SP_MPI_COMM_WORLD, rk->comm_flags[1] = 0;
+        for (int k = 0; k < 6; k++)
+            rk->comm_members[k] = k % 3;
+        rk->npaths = 2; /* main > MPI_Allreduce, main > MPI_Send (or Recv) */
+        rk->path_parent = malloc(2 * sizeof *rk->path_parent);
+        rk->path_region = malloc(2 * sizeof *rk->path_region);
+        rk->path_parent[0] = -1, rk->path_parent[1] = 0;
+        rk->path_region[0] = sp_strtab_intern(&d->names, "main");
+        rk->path_region[1] = sp_strtab_intern(&d->names, r ? "MPI_Recv" : "MPI_Send");
+        sp_mpi_p2p_row p = {.kind = r ? SP_MPI_KIND_RECV : SP_MPI_KIND_SEND,
+                            .op = r ? SP_MPI_Irecv : SP_MPI_Send,
+                            .done_op = r ? SP_MPI_Waitall : SP_MPI_Send, .thread = 0, .path = 1,
+                            .comm = 1, .peer = 1 - r, .tag = 42, .bytes = 4096,
+                            .post_enter = 1000 + r, .post_exit = 1100, .done_enter = 2000,
+                            .done_exit = 2500 + r};
+        sp_mpi_coll_row c = {.op = SP_MPI_Allreduce, .thread = 0, .path = 0, .comm = 0,
+                             .root = -1, .bytes_sent = 8, .bytes_recv = 8, .enter = 3000 + r,
+                             .exit = 3500};
+        if (sp_mpi_p2p_add(&rk->p2p, &p) || sp_mpi_coll_add(&rk->coll, &c))
+            abort();
+    }
+}
+
+/* The MPI tables of two runs (either may be NULL). */
+static const char *mpi_differ(const sp_mpi_data *a, const sp_mpi_data *b)
+{
+    if (!a || !b) {
+        if (a != b)
+            DIFF("MPI tables: %s vs %s", a ? "present" : "none", b ? "present" : "none");
+        return NULL;
+    }
+    if (a->nranks != b->nranks || a->names.n != b->names.n)
+        DIFF("MPI tables: %zu/%zu ranks, %zu/%zu names", a->nranks, b->nranks, a->names.n,
+             b->names.n);
+    for (size_t i = 0; i < a->names.n; i++)
+        if (!str_eq(a->names.s[i], b->names.s[i]))
+            DIFF("MPI path name %zu: '%s' vs '%s'", i, a->names.s[i], b->names.s[i]);
+    for (size_t r = 0; r < a->nranks; r++) {
+        const sp_mpi_rank *x = &a->ranks[r], *y = &b->ranks[r];
+        if (x->present != y->present || x->clock_offset_ns != y->clock_offset_ns ||
+            x->clock_offset_err_ns != y->clock_offset_err_ns ||
+            x->records_dropped != y->records_dropped || x->untracked != y->untracked ||
+            x->ncomms != y->ncomms || x->npaths != y->npaths || x->p2p.n != y->p2p.n ||
+            x->coll.n != y->coll.n)
+            DIFF("rank %zu: MPI tables differ in shape or counters", r);
+        size_t nm = x->ncomms ? (size_t)x->comm_end[x->ncomms - 1] : 0;
+        if ((x->ncomms && (memcmp(x->comm_end, y->comm_end, x->ncomms * sizeof *x->comm_end) ||
+                           memcmp(x->comm_flags, y->comm_flags, x->ncomms * sizeof(int32_t)) ||
+                           memcmp(x->comm_members, y->comm_members, nm * sizeof(int32_t)))) ||
+            (x->npaths && (memcmp(x->path_parent, y->path_parent, x->npaths * sizeof(int32_t)) ||
+                           memcmp(x->path_region, y->path_region, x->npaths * sizeof(int32_t)))))
+            DIFF("rank %zu: MPI communicators or paths differ", r);
+        for (size_t i = 0; i < x->p2p.n; i++) {
+            sp_mpi_p2p_row u, v;
+            memset(&u, 0, sizeof u), memset(&v, 0, sizeof v); /* padding compared too */
+            sp_mpi_p2p_get(&x->p2p, i, &u);
+            sp_mpi_p2p_get(&y->p2p, i, &v);
+            if (memcmp(&u, &v, sizeof u))
+                DIFF("rank %zu: point-to-point row %zu differs", r, i);
+        }
+        for (size_t i = 0; i < x->coll.n; i++) {
+            sp_mpi_coll_row u, v;
+            memset(&u, 0, sizeof u), memset(&v, 0, sizeof v);
+            sp_mpi_coll_get(&x->coll, i, &u);
+            sp_mpi_coll_get(&y->coll, i, &v);
+            if (memcmp(&u, &v, sizeof u))
+                DIFF("rank %zu: collective row %zu differs", r, i);
+        }
+    }
+    return NULL;
+}
+
 const char *h5t_runs_differ(const sp_run *a, const sp_run *b)
 {
     const char *d;
@@ -363,7 +453,7 @@ const char *h5t_runs_differ(const sp_run *a, const sp_run *b)
                      (unsigned long long)dx, (unsigned long long)dy);
         }
     }
-    return NULL;
+    return mpi_differ(a->mpi, b->mpi);
 }
 
 static int rm_rf(const char *path)

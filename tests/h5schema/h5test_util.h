@@ -48,6 +48,11 @@ sp_run *h5t_synthetic_run(size_t n, size_t nregions, int nthreads);
  * of the first difference. An all-zero dropped array equals NULL. */
 const char *h5t_runs_differ(const sp_run *a, const sp_run *b);
 
+/* MPI tables for the sample run (run->mpi): ranks 0 and 1 exchange a
+ * message (a send of rank 0, its receive on rank 1, on MPI_COMM_WORLD and a
+ * duplicate communicator) and meet in an Allreduce; rank 2 recorded none. */
+void h5t_sample_mpi(sp_run *run);
+
 /* A fresh empty directory under the test binary dir; static buffer. */
 const char *h5t_tmpdir(const char *tag);
 

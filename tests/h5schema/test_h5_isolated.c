@@ -3,7 +3,8 @@
  * test_h5_isolated.c - reading in a child process (sp_h5_read_isolated.c)
  * and the run's trip through the pipe (sp_h5_wire.c):
  * - every field of a run with calls, threads, metadata, dropped calls, line
- *   samples, counters and region flags survives the trip;
+ *   samples, counters, region flags and MPI tables survives the trip;
+ * - MPI tables whose rows name what does not exist are refused on arrival;
  * - a truncated stream, or one whose counts lie, is refused without
  *   allocating what it claims;
  * - the golden file read in a child equals the golden file read in-process,
@@ -23,6 +24,7 @@
 #include "sp_h5.h"
 #include "sp_h5_internal.h"
 #include "sp_h5_wire.h"
+#include "sp_mpi_data.h"
 #include "sp_test.h"
 
 static char *dup_s(const char *s)
@@ -33,7 +35,8 @@ static char *dup_s(const char *s)
 }
 
 /* The sample run (calls, threads, metadata, dropped calls, line samples,
- * counters) plus what it leaves out: layout, schema version, region flags. */
+ * counters) plus what it leaves out: layout, schema version, region flags,
+ * MPI tables. */
 static sp_run *full_run(void)
 {
     sp_run *run = h5t_sample_run();
@@ -45,6 +48,7 @@ static sp_run *full_run(void)
         run->region_flags = calloc(2, sizeof *run->region_flags);
         run->region_flags[1] = SP_REGION_FLAG_TRACED;
     }
+    h5t_sample_mpi(run);
     return run;
 }
 
@@ -110,6 +114,35 @@ static void test_every_field_survives(void)
     sp_run_free(run);
 }
 
+/* The checks a file's MPI tables pass (sp__mpi_data_check) run on a run
+ * that arrives through the pipe too. */
+static void test_bad_mpi_rows_are_refused(void)
+{
+    static const char *const want[] = {"point-to-point row 0 is out of range",
+                                       "call path 0 is out of range",
+                                       "communicator member 1 is rank 9",
+                                       "collective row 0: times out of order"};
+    for (int k = 0; k < 4; k++) {
+        sp_run *run = full_run();
+        sp_mpi_rank *rk = &run->mpi->ranks[1];
+        if (k == 0)
+            rk->p2p.peer[0] = 3; /* 3 ranks */
+        else if (k == 1)
+            rk->path_parent[0] = 1; /* a parent after its child: a cycle */
+        else if (k == 2)
+            rk->comm_members[1] = 9;
+        else
+            rk->coll.exit[0] = rk->coll.enter[0] - 1;
+        int rc;
+        sp_run *back;
+        trip(run, 0, NULL, &rc, &back);
+        ASSERT_EQ_I(rc, SP_EFORMAT);
+        ASSERT(back == NULL);
+        ASSERT_CONTAINS(sp_last_error(), want[k]);
+        sp_run_free(run);
+    }
+}
+
 static void test_error_is_passed_on(void)
 {
     int rc;
@@ -160,7 +193,7 @@ static void test_lying_counts_are_refused(void)
     char path[] = "/tmp/sp-wire-XXXXXX";
     int fd = mkstemp(path);
     unlink(path);
-    uint32_t head[2] = {0x53505752u, 3}; /* magic, wire version */
+    uint32_t head[2] = {0x53505752u, 4}; /* magic, WIRE_VERSION (sp_h5_wire.c) */
     int32_t status = 0, schema = 1;
     uint64_t zero = 0, layout_len = 1, nregions = (uint64_t)1 << 30;
     ASSERT_EQ_I(write(fd, head, sizeof head), (ssize_t)sizeof head);
@@ -261,6 +294,7 @@ int main(void)
 {
     signal(SIGPIPE, SIG_IGN);
     RUN(test_every_field_survives);
+    RUN(test_bad_mpi_rows_are_refused);
     RUN(test_error_is_passed_on);
     RUN(test_truncated_streams_are_refused);
     RUN(test_lying_counts_are_refused);

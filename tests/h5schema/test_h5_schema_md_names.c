@@ -9,6 +9,7 @@
 #include "h5test_util.h"
 #include "sp_h5.h"
 #include "sp_schema.h"
+#include "sp_schema_mpi.h"
 #include "sp_schema_v2.h"
 #include "sp_test.h"
 
@@ -38,6 +39,27 @@ static void test_every_v2_name_is_documented(void)
                    sp__schema_v2[i].name, sp__schema_v2[i].parent);
 }
 
+static void test_every_mpi_name_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    for (int i = 0; i < SP_SNM_COUNT; i++)
+        ASSERT_MSG(documented(sp__schema_mpi[i].name), "SCHEMA.md does not mention `%s` (%s)",
+                   sp__schema_mpi[i].name, sp__schema_mpi[i].parent);
+}
+
+/* The table of MPI function ids: "| 15 | `MPI_Waitall` |" for every id. */
+static void test_every_mpi_function_id_is_documented(void)
+{
+    ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
+    for (int id = 1; id < SP_MPI_FUNC_END; id++) {
+        const char *name = sp_mpi_func_name(id);
+        ASSERT_MSG(name, "no function has id %d", id);
+        char row[96];
+        snprintf(row, sizeof row, "| %d | `%s` |", id, name);
+        ASSERT_MSG(strstr(md, row), "SCHEMA.md's function table lacks \"%s\"", row);
+    }
+}
+
 static void test_every_metadata_key_is_documented(void)
 {
     ASSERT_MSG(md, "cannot read %s", SP_SCHEMA_MD);
@@ -61,6 +83,8 @@ int main(void)
     md = h5t_read_text(SP_SCHEMA_MD);
     RUN(test_every_layout_name_is_documented);
     RUN(test_every_v2_name_is_documented);
+    RUN(test_every_mpi_name_is_documented);
+    RUN(test_every_mpi_function_id_is_documented);
     RUN(test_every_metadata_key_is_documented);
     RUN(test_version_is_documented);
     free(md);

@@ -153,6 +153,9 @@ def main():
             ("line-profile-source-dir",
              ["line-profile", "--source-dir", os.path.join(outdir, "wd"), path]),
         ]
+        if "_mpi_" in os.path.basename(path):  # files with MPI messages: why ranks wait
+            verbs += [("waits", ["waits", "--all", "--pairs", path]),
+                      ("waits --csv", ["waits", "--csv", "-", path])]
         for verb, args in verbs:
             p = run(verb, [cli] + args, cwd)
             if verb == "summary" and p and expect == 2 and \

@@ -7,6 +7,11 @@ that records (PATH -> PATH.rank<N>.part) pointed at everything a link must
 never reach: /etc/passwd, /dev/zero, a FIFO, an absolute path elsewhere,
 `../`, a symbolic link, another run's part, chains and cycles of links.
 
+Also the optional MPI tables (SCHEMA.md, "MPI messages and collectives"):
+communicators naming ranks that do not exist, call paths that loop, record
+rows out of range or backwards in time, columns that disagree in a finished
+file, and a record table that claims 2^28 rows in a few kilobytes.
+
 Each kind is (status, regex) in EXPECT, as in make_hostile_files.py.
 """
 import os
@@ -62,6 +67,16 @@ EXPECT = {
     "v2_link_cycle": (2, "rank0.part: /rank0 is an external link"),
     "v2_link_in_finished": (2, "a finished file .*has no links"),
     "v2_link_self": (2, "is the run file itself: refused"),
+    # MPI messages and collectives
+    "v2_mpi_ok": (0, ""),
+    "v2_mpi_member_range": (2, "communicator member 1 is rank 9 \\(2 ranks\\)"),
+    "v2_mpi_path_loop": (2, "call path 0 is out of range"),
+    "v2_mpi_path_region_range": (2, "call path 0 names region row 40"),
+    "v2_mpi_peer_range": (2, "point-to-point row 0 is out of range"),
+    "v2_mpi_times_backwards": (2, "point-to-point row 0: times out of order"),
+    "v2_mpi_coll_op_unknown": (2, "collective row 0 is out of range"),
+    "v2_mpi_columns_differ": (2, "the columns of kind differ in length"),
+    "v2_mpi_p2p_bomb_2e28": (2, "claims 268435456 elements but stores only"),
 }
 
 STATUS_BOTH = "0 2"
@@ -97,10 +112,46 @@ def simple_events():
     return [(0, 1000, dt, region)]
 
 
+P2P = ("kind", "op", "done_op", "thread", "path", "comm", "peer", "tag", "bytes",
+       "post_enter", "post_exit", "done_enter", "done_exit")
+COLL = ("op", "thread", "path", "comm", "root", "bytes_sent", "bytes_recv", "enter", "exit")
+
+
+def mpi_group(g, r, members=(0, 1), paths=((-1, 0),), p2p=None, coll=None, p2p_bomb=None):
+    """/rank<r>/mpi: one communicator (members), call paths (parent, region
+    row), rows of p2p and coll as tuples in the order of P2P and COLL. By
+    default rank 0 sends 64 bytes to rank 1 (MPI_Send), rank 1 receives them
+    (MPI_Recv), and both call MPI_Allreduce."""
+    m = g.create_group("mpi")
+    c = m.create_group("comms")
+    _col(c, "members", members, "i4")
+    _col(c, "members_end", [len(members)], "u8")
+    _col(c, "flags", [1], "i4")
+    pt = m.create_group("paths")
+    _col(pt, "parent", [x[0] for x in paths], "i4")
+    _col(pt, "region", [x[1] for x in paths], "i4")
+    if p2p is None:
+        p2p = [(0, 1, 1, 0, 0, 0, 1, 7, 64, 100, 110, 100, 110)] if r == 0 else \
+              [(1, 5, 5, 0, 0, 0, 0, 7, 64, 90, 120, 90, 120)]
+    if coll is None:
+        coll = [(25, 0, 0, 0, -1, 8, 8, 200 + r, 300)]
+    t = m.create_group("p2p")
+    for k, name in enumerate(P2P):
+        if p2p_bomb:
+            _bomb(t, name, p2p_bomb, "i8" if k >= 8 else "i4")
+        else:
+            _col(t, name, [row[k] for row in p2p], "i8" if k >= 8 else "i4")
+    t = m.create_group("coll")
+    for k, name in enumerate(COLL):
+        _col(t, name, [row[k] for row in coll], "i8" if k >= 5 else "i4")
+
+
 def rank_group(g, r, regions=("main", "solve", "kernel", "io"), threads=((100, "main"),),
                blocks=None, clock=((0, 1000000), (0, 1000000)), dropped=(), events_bomb=None,
-               blocks_bomb=None, name_bytes_bomb=False, threads_bomb=None, name_end=None):
-    """blocks: list of (thread, t0, dt list, region list[, begins])."""
+               blocks_bomb=None, name_bytes_bomb=False, threads_bomb=None, name_end=None,
+               mpi=None):
+    """blocks: list of (thread, t0, dt list, region list[, begins]); mpi:
+    None, or the keyword arguments of mpi_group."""
     g.attrs.create("rank", r, dtype="i4")
     g.attrs.create("clock_offset_ns", 0, dtype="i8")
     g.attrs.create("clock_offset_err_ns", 0, dtype="i8")
@@ -147,6 +198,8 @@ def rank_group(g, r, regions=("main", "solve", "kernel", "io"), threads=((100, "
     d = g.create_group("dropped")
     _col(d, "region", [x[0] for x in dropped], "i4", chunked=False)
     _col(d, "calls", [x[1] for x in dropped], "u8", chunked=False)
+    if mpi is not None:
+        mpi_group(g, r, **mpi)
 
 
 def root(f, nranks, complete, wd):
@@ -281,6 +334,21 @@ def build(files, wd, secret_dir, secret_marker, note, esc):
           "blocks": [(0, 0, [0, 5] * n, region), (1, 3, [0, 5] * n, region)],
           "dropped": [(1, 3)]}],
         meta={"user": "\x1b[2J\x1b]0;owned\x07eve", "key\x1b[1m": "v\r\nInjected: yes"})
+    # ---- MPI messages and collectives ----
+    fin("v2_mpi_ok", [{"mpi": {}}, {"mpi": {}}])
+    fin("v2_mpi_member_range", [{"mpi": {"members": (0, 9)}}, {"mpi": {}}])
+    fin("v2_mpi_path_loop", [{"mpi": {"paths": ((1, 0), (0, 1))}}, {"mpi": {}}])
+    fin("v2_mpi_path_region_range", [{"mpi": {"paths": ((-1, 40),)}}, {"mpi": {}}])
+    fin("v2_mpi_peer_range",
+        [{"mpi": {"p2p": [(0, 1, 1, 0, 0, 0, 5, 7, 64, 100, 110, 100, 110)]}}, {"mpi": {}}])
+    fin("v2_mpi_times_backwards",
+        [{"mpi": {"p2p": [(0, 1, 1, 0, 0, 0, 1, 7, 64, 100, 110, 105, 100)]}}, {"mpi": {}}])
+    fin("v2_mpi_coll_op_unknown",
+        [{"mpi": {"coll": [(4242, 0, 0, 0, -1, 8, 8, 200, 300)]}}, {"mpi": {}}])
+    fin("v2_mpi_columns_differ", [{"mpi": {}}, {"mpi": {}}])
+    with h5py.File(p("v2_mpi_columns_differ"), "r+") as f:
+        f["rank0/mpi/p2p/kind"].resize((2,))
+    fin("v2_mpi_p2p_bomb_2e28", [{"mpi": {"p2p_bomb": 1 << 28}}, {"mpi": {}}])
     # ---- links inside a finished file: never followed ----
     fin("v2_soft_link_table", [{}])
     with h5py.File(p("v2_soft_link_table"), "r+") as f:

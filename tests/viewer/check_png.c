@@ -7,6 +7,9 @@
  *
  * usage: check_png IMAGE.png [--dark] [--size WxH] [--min-size WxH] [--header PX]
  *                  [--colors-of FILE]... [--region NAME]... [--no-region NAME]...
+ *                  [--palette INDEX]...
+ * --palette: the colour of that index of the charts' palette is shown (the
+ * waiting chart colours its patterns so: sp_plot_waits.c).
  * The blank and text checks look below the header bar (--header, default 56
  * px), so a window whose content failed to draw does not pass on the
  * header's text alone.
@@ -19,6 +22,7 @@
 
 #include <cairo.h>
 
+#include "sp_plot_internal.h"
 #include "sp_plots.h"
 
 #define COLOR_TOLERANCE 6    /* per channel, of 255: anti-aliasing aside */
@@ -197,6 +201,14 @@ int main(int argc, char **argv)
                 snprintf(msg, sizeof msg, "region '%s' is shown but should not be", name);
                 rc |= fail(msg);
             }
+        } else if (strcmp(argv[i], "--palette") == 0 && i + 1 < argc) {
+            int k = atoi(argv[++i]);
+            sp_rgba c = sp__palette_color(k, dark);
+            long n = count_colour(&im, c);
+            printf("  palette colour %d #%02x%02x%02x: %ld pixels\n", k, (int)lround(c.r * 255),
+                   (int)lround(c.g * 255), (int)lround(c.b * 255), n);
+            if (n < MIN_REGION_PIXELS)
+                rc |= fail("a palette colour asked for is not shown");
         }
     }
     cairo_surface_destroy(rgb);
