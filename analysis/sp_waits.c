@@ -11,6 +11,7 @@
 
 #include "sp_analysis.h"
 #include "sp_error.h"
+#include "sp_run_read.h"
 #include "sp_waits_internal.h"
 
 const char *sp_wait_pattern_name(sp_wait_pattern p)
@@ -491,4 +492,26 @@ long sp_mpi_rank_events(const sp_mpi_data *d, size_t r, int64_t t0_ns, int64_t t
     qsort(e, n, sizeof *e, by_time);
     *out = e;
     return (long)n;
+}
+
+int sp_waits_compute_for(const sp_run *run, const char *path, sp_waits **out)
+{
+    *out = NULL;
+    if (!run->mpi)
+        return sp_waits_compute(run, out); /* SP_ENOENT, said the same way */
+    bool has_calls = false;
+    for (size_t r = 0; r < run->nranks && !has_calls; r++)
+        has_calls = run->ranks[r].ncalls > 0;
+    if (has_calls || !path || sp_run_total_calls(run) == 0)
+        return sp_waits_compute(run, out);
+    int st;
+    sp_event_source *src = sp_run_source_open(path, &st);
+    if (!src)
+        return st ? st : SP_EIO;
+    sp_agg_opts o = {.flags = SP_AGG_LANES};
+    int rc = sp_run_aggregate(src, &o);
+    if (rc == 0)
+        rc = sp_waits_compute_source(src, out);
+    sp_event_source_free(src);
+    return rc;
 }

@@ -166,6 +166,16 @@ int sp_waits_compute(const sp_run *run, sp_waits **out);
  */
 #define SP_WAITS_WINDOW_CALLS ((size_t)1 << 20)
 int sp_waits_compute_source(sp_event_source *src, sp_waits **out);
+
+/*
+ * The waits of run, which was read from path: from its calls when it holds
+ * them, else (read aggregate-first) from windows of a source opened on
+ * path in this process (sp_waits_compute_source: one more pass over the
+ * file's events, only for runs with MPI messages). path may be NULL for a
+ * run built in memory. Returns as sp_waits_compute, or the source's
+ * errors.
+ */
+int sp_waits_compute_for(const sp_run *run, const char *path, sp_waits **out);
 void sp_waits_free(sp_waits *w);
 
 /*

@@ -249,7 +249,7 @@ int sp__report_write(sp__report *r, FILE *f)
     /* Why ranks wait: only for a run with MPI messages (and it is not fatal
      * when it cannot be computed: the rest of the report stands). */
     r->waits = NULL;
-    if (r->run->mpi && sp_waits_compute(r->run, &r->waits) != 0)
+    if (r->run->mpi && sp_waits_compute_for(r->run, r->path, &r->waits) != 0)
         r->waits = NULL;
     fputs("<a href=\"#charts\">Charts</a><a href=\"#regions\">Regions</a>"
           "<a href=\"#calltree\">Call tree</a>",

@@ -101,7 +101,7 @@ static gboolean prepare(SpRunDocument *self, GError **error)
     }
     /* Why ranks wait: matched messages and collectives (sp_waits.h). A run
      * whose tables cannot be analysed still opens, without them. */
-    if (self->run->mpi && sp_waits_compute(self->run, &self->waits) != 0)
+    if (self->run->mpi && sp_waits_compute_for(self->run, self->path, &self->waits) != 0)
         self->waits = NULL;
     /* Own time, not total: the outermost region always has the most total
      * time and says little; the hot spot is where the time is spent. */
