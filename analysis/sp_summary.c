@@ -252,21 +252,6 @@ static void emit_node(emitter *e, int32_t node, int level)
         emit_children(e, node, level + 1);
 }
 
-/* Subtree sizes: a node is created after its parent, so one backward pass
- * adds every node into its parent. */
-static size_t *subtree_sizes(const sp_tree *tree)
-{
-    size_t *size = calloc(tree->nnodes ? tree->nnodes : 1, sizeof *size);
-    if (!size)
-        return NULL;
-    for (size_t i = tree->nnodes; i-- > 0;) {
-        size[i] += 1;
-        if (i > 0)
-            size[tree->nodes[i].parent] += size[i];
-    }
-    return size;
-}
-
 /* Pad a row into one box line of `content` columns. */
 static char *table_line(const char *label, size_t label_w, size_t value_col, const char *value,
                         size_t content)
@@ -474,7 +459,7 @@ int sp_print_summary(sp_run *run, const char *path, FILE *out)
     if (!fig)
         return sp__error(SP_ENOMEM, "out of memory printing the summary");
     emitter e = {.run = run, .tree = &run->tree, .fig = fig, .two = fig->two_columns};
-    e.subtree = subtree_sizes(&run->tree);
+    e.subtree = sp_tree_subtree_sizes(&run->tree);
     if (!e.subtree) {
         sp_figures_free(fig);
         return sp__error(SP_ENOMEM, "out of memory printing the summary");

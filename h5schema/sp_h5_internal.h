@@ -149,27 +149,6 @@ int sp__run_check_read(const char *file, const sp_run *run);
  * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
 int sp__h5_check_decoded(const char *file, const sp_run *run);
 
-/* ---- region-name index: find/insert in O(1) (sp_h5_names.c) ---- */
-
-typedef struct sp__name_index {
-    size_t cap;      /* slots, power of two */
-    int32_t *slots;  /* region id + 1, 0 = empty */
-    size_t names_cap; /* allocated entries of run->region_names */
-    int32_t dup;      /* first id whose name was already indexed, or -1 */
-} sp__name_index;
-
-/* Index the names already in run (0 or SP_ENOMEM). *dup (may be NULL)
- * receives -1, or the first region id whose name repeats an earlier one. */
-int sp__name_index_init(sp__name_index *ix, const sp_run *run, int32_t *dup);
-void sp__name_index_free(sp__name_index *ix);
-
-/* Region id of name in run, or -1. */
-int32_t sp__name_index_find(const sp__name_index *ix, const sp_run *run,
-                            const char *name);
-
-/* Region id of name, appended to run->region_names if new; -1 on ENOMEM. */
-int32_t sp__name_index_intern(sp__name_index *ix, sp_run *run, const char *name);
-
 /* ---- the read budget (sp_h5_read_util.c) ----
  *
  * A read trusts nothing the file claims. sp_h5_read() opens a budget for the

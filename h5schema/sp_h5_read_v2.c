@@ -102,7 +102,7 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
     if ((rc = sp__h5_open_group(file, fid, SP_NAME(METADATA), &meta)) ||
         (rc = sp__h5_read_meta(file, meta, &run->meta)))
         goto done;
-    if (sp_run_set_ranks(run, nranks) != 0 || sp__name_index_init(&st.names, run, NULL) != 0 ||
+    if (sp_run_set_ranks(run, nranks) != 0 ||
         !(st.dropped_len = calloc(nranks ? nranks : 1, sizeof *st.dropped_len))) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
         goto done;
@@ -122,7 +122,6 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
     if (rc == 0 && (size_dropped(run, st.dropped_len) || note_state(&st)))
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
 done:
-    sp__name_index_free(&st.names);
     free(st.dropped_len);
     if (meta >= 0)
         H5Gclose(meta);
