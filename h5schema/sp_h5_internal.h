@@ -210,6 +210,21 @@ void sp__h5_size_str(uint64_t bytes, char *buf, size_t len);
 int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64_t n,
                          size_t elem_size);
 
+/* A chunked dataset may be stored in at most SP__H5_MAX_CHUNKS chunks, or
+ * in more only when its chunks hold SP__H5_MIN_CHUNK_ELEMENTS elements or
+ * more on average: libhdf5 keeps per-chunk state while it reads, so a
+ * 200 MB file of 2^20 one-element compressed chunks took 102 s and 6.9 GB
+ * inside libhdf5, before any check of ours could count the memory. Our
+ * writers use chunks of 256 elements or more; h5py's automatic chunks hold
+ * hundreds. */
+#define SP__H5_MAX_CHUNKS 65536
+#define SP__H5_MIN_CHUNK_ELEMENTS 64
+
+/* Refuse dset (an open dataset of n elements) when its chunk layout splits
+ * it into more chunks than the limit above, counted from its extent and
+ * chunk dimensions before anything is read. 0 or SP_EFORMAT. */
+int sp__h5_chunks_check(const char *file, hid_t dset, const char *where, uint64_t n);
+
 /* ---- reading helpers (sp_h5_read_util.c); all return 0 or an SP_E* code
  * with a message "<file>: <object path>: <problem>". Each checks the
  * dataset (sp__h5_dataset_check) and charges the read budget before
