@@ -2,7 +2,8 @@
 /*
  * test_viewer_widgets.c - widget-level tests of the viewer with GTK's test
  * utilities: loading (good and bad files), selection shared between pages,
- * filtering the regions table, the comparison, timeline zoom and export.
+ * filtering the regions table, the comparison, timeline zoom and export,
+ * long metadata values on the Info page.
  *
  * usage (under xvfb-run): test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR
  */
@@ -20,6 +21,7 @@
 #include "sp-viewer-application.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-window.h"
+#include "sp_h5.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
 
@@ -541,6 +543,98 @@ static void test_export_chart(void)
     close_window(win);
 }
 
+/* ---- the Info page: long values cut, copied whole ---- */
+
+/* The first descendant of w (depth first) that is a button carrying a whole
+ * value to copy, or a label whose text contains `needle`. */
+static GtkWidget *find_widget(GtkWidget *w, GType type, const char *needle)
+{
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, w);
+    GtkWidget *found = NULL;
+    while (todo->len && !found) {
+        GtkWidget *x = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (G_TYPE_CHECK_INSTANCE_TYPE(x, type) &&
+            (type != GTK_TYPE_LABEL || strstr(gtk_label_get_text(GTK_LABEL(x)), needle)) &&
+            (type != GTK_TYPE_BUTTON || g_object_get_data(G_OBJECT(x), "sp-full-value")))
+            found = x;
+        for (GtkWidget *c = gtk_widget_get_first_child(x); c; c = gtk_widget_get_next_sibling(c))
+            g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+    return found;
+}
+
+typedef struct {
+    gboolean done;
+    char *text;
+} ClipRead;
+
+static void on_clipboard_text(GObject *source, GAsyncResult *res, gpointer data)
+{
+    ClipRead *r = data;
+    r->text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), res, NULL);
+    r->done = TRUE;
+}
+
+/* A 1 MiB metadata value (the issue's 16 MB one took the page 58 s): the
+ * row shows its start, "… (N characters)", and a button that puts the
+ * whole value on the clipboard; a value holding an escape is copied as
+ * shown (escaped). */
+static void test_info_long_value(void)
+{
+    sp_run *run = sp_read_h5(base_path);
+    ASSERT(run != NULL);
+    GString *big = g_string_new(NULL);
+    while (big->len < (1u << 20))
+        g_string_append(big, "0123456789abcdef"); /* no space to wrap at */
+    ASSERT_EQ_I(sp_kvlist_set(&run->meta, "long_value", big->str), 0);
+    g_autofree char *esc = g_strnfill(300, 'x');
+    esc[10] = '\x1b';
+    ASSERT_EQ_I(sp_kvlist_set(&run->meta, "long_escaped", esc), 0);
+    g_autofree char *path = g_build_filename(out_dir, "long_value.h5", NULL);
+    g_unlink(path);
+    ASSERT_EQ_I(sp_h5_write(run, path), 0);
+    sp_run_free(run);
+
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(sp_viewer_window_set_page(win, "info"));
+    GtkWidget *page = sp_viewer_window_get_page_widget(win, "info");
+    ASSERT(wait_allocated(page));
+    GtkWidget *label = find_widget(page, GTK_TYPE_LABEL, "… (1\u2009048\u2009576 characters)");
+    ASSERT(label != NULL);
+    ASSERT(strlen(gtk_label_get_text(GTK_LABEL(label))) < 400);
+    GtkWidget *button = gtk_widget_get_next_sibling(label);
+    ASSERT(button && GTK_IS_BUTTON(button));
+    ASSERT_CONTAINS(gtk_widget_get_tooltip_text(button), "1\u2009048\u2009576 characters, 1.0");
+    ASSERT_CONTAINS(gtk_widget_get_tooltip_text(button), "MiB)");
+    g_signal_emit_by_name(button, "clicked");
+    ClipRead r = {0};
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(button), NULL, on_clipboard_text, &r);
+    ASSERT(wait_for(&r.done, 10000));
+    ASSERT(r.text != NULL);
+    ASSERT_EQ_U(strlen(r.text), big->len);
+    ASSERT(strcmp(r.text, big->str) == 0);
+    g_free(r.text);
+
+    label = find_widget(page, GTK_TYPE_LABEL, "\\x1b");
+    ASSERT(label != NULL);
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(label)), "… (303 characters)");
+    button = gtk_widget_get_next_sibling(label);
+    ASSERT(button && GTK_IS_BUTTON(button));
+    g_signal_emit_by_name(button, "clicked");
+    r = (ClipRead){0};
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(button), NULL, on_clipboard_text, &r);
+    ASSERT(wait_for(&r.done, 10000));
+    ASSERT(r.text != NULL && strlen(r.text) == 303 && strstr(r.text, "\\x1b") == r.text + 10);
+    g_free(r.text);
+    g_string_free(big, TRUE);
+    close_window(win);
+    g_unlink(path);
+}
+
 /* ---- settings ---- */
 
 static void test_window_size_remembered(void)
@@ -703,6 +797,7 @@ int main(int argc, char **argv)
     RUN(test_timeline_zoom_and_pan);
     RUN(test_follow_keeps_view);
     RUN(test_export_chart);
+    RUN(test_info_long_value);
     RUN(test_window_size_remembered);
     return sp_test_summary();
 }
