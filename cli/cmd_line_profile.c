@@ -118,7 +118,7 @@ static void print_function_table(const fline *v, size_t n, FILE *src, const char
         if (no < from)
             continue;
         char text[600];
-        sp__label_copy(text, sizeof text, line, 120);
+        sp__label_copy_end(text, sizeof text, line, 120);
         while (k < n && v[k].lineno < no)
             k++;
         if (k < n && v[k].lineno == no) {
