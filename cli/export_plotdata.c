@@ -73,7 +73,7 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
           f);
     size_t cap = 256;
     char *path = malloc(cap);
-    int32_t *chain = malloc((run->tree.nnodes ? run->tree.nnodes : 1) * sizeof *chain);
+    int32_t *chain = malloc(SP__EXPORT_PATH_FRAMES * sizeof *chain);
     if (!path || !chain) {
         free(path);
         free(chain);
@@ -86,14 +86,14 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
         int32_t j = (int32_t)k;
         /* The innermost frames only (as the collapsed export): paths of a
          * deep recursion would make the file quadratic in its depth. */
-        for (; j > 0 && n < SP__EXPORT_MAX_FRAMES; j = run->tree.nodes[j].parent)
+        for (; j > 0 && n < SP__EXPORT_PATH_FRAMES; j = run->tree.nodes[j].parent)
             chain[n++] = j;
         path[0] = '\0';
         if (j > 0)
             len = (size_t)sprintf(path, "\xe2\x80\xa6;");
         while (n--) {
             const char *nm = run->region_names[run->tree.nodes[chain[n]].region];
-            size_t need = len + strlen(nm) + 2;
+            size_t l = strlen(nm), need = len + l + 2;
             if (need > cap) {
                 cap = 2 * need;
                 char *p = realloc(path, cap);
@@ -105,7 +105,11 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
                 }
                 path = p;
             }
-            len += (size_t)sprintf(path + len, "%s%s", nm, n ? ";" : "");
+            memcpy(path + len, nm, l);
+            len += l;
+            if (n)
+                path[len++] = ';';
+            path[len] = '\0';
         }
         fprintf(f, "%zu,%d,%d,", k, t->parent > 0 ? (int)t->parent : -1, (int)t->depth - 1);
         sp__csv_str(f, run->region_names[t->region]);
