@@ -65,7 +65,8 @@ int sp_palette_hash_slot(const char *name)
 
 typedef struct entry {
     char *name;
-    double key; /* largest per-rank mean total over the runs */
+    double key;    /* largest per-rank mean total over the runs */
+    uint32_t hash; /* fnv1a(name): probes compare it before the name */
 } entry;
 
 struct sp_color_map {
@@ -79,7 +80,7 @@ static int find(const sp_color_map *m, const char *name, uint32_t h)
 {
     for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
         int32_t k = m->index[i];
-        if (k < 0 || strcmp(m->by_rank[k].name, name) == 0)
+        if (k < 0 || (m->by_rank[k].hash == h && strcmp(m->by_rank[k].name, name) == 0))
             return (int)i;
     }
 }
@@ -106,7 +107,7 @@ static int map_grow(sp_color_map *m, size_t want)
     m->index = index;
     m->cap = cap;
     for (size_t k = 0; k < m->n; k++)
-        m->index[find(m, m->by_rank[k].name, fnv1a(m->by_rank[k].name))] = (int32_t)k;
+        m->index[find(m, m->by_rank[k].name, m->by_rank[k].hash)] = (int32_t)k;
     return 0;
 }
 
@@ -169,7 +170,8 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
             continue;
         double key = totals[g] / (double)(nranks ? nranks : 1);
         const char *name = run->region_names[g];
-        int slot = find(m, name, fnv1a(name));
+        uint32_t h = fnv1a(name);
+        int slot = find(m, name, h);
         int32_t k = m->index[slot];
         if (k >= 0) {
             if (key > m->by_rank[k].key)
@@ -191,7 +193,7 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
             rc = SP_ENOMEM;
             break;
         }
-        m->by_rank[m->n] = (entry){copy, key};
+        m->by_rank[m->n] = (entry){copy, key, h};
         m->index[slot] = (int32_t)m->n++;
         if (2 * m->n + 2 > m->cap && map_grow(m, m->n))
             rc = SP_ENOMEM;

@@ -208,11 +208,17 @@ void sp__report_regions(const sp__report *r, FILE *f)
     if (two)
         fprintf(f, "<th>Total, sum over %zu ranks</th>", fg->nranks);
     fputs("</tr></thead>\n<tbody>\n", f);
+    long shown = 0, more = 0;
     for (long i = 0; i < n; i++) {
         int32_t g = ids[i];
         const sp_stats *st = &run->regions[g].all;
         if (!st->calls)
             continue;
+        if (shown == SP__REPORT_MAX_REGION_ROWS) {
+            more++;
+            continue;
+        }
+        shown++;
         sp_fig_kind k = sp_region_fig_kind(run, g);
         double imb = sp_region_imbalance(run, g);
         fputs(k == SP_FIG_ESTIMATE ? "<tr class=\"est-row\"><td class=\"name\">"
@@ -251,7 +257,14 @@ void sp__report_regions(const sp__report *r, FILE *f)
             fig_cell(f, fg->region_total[g].sum_s, k);
         fputs("</tr>\n", f);
     }
-    fputs("</tbody></table></div></section>\n", f);
+    fputs("</tbody></table></div>\n", f);
+    if (more)
+        fprintf(f,
+                "<p class=\"note\">&hellip; %ld more regions with less time are not shown (the "
+                "table shows the %d with the most); <code>scope-profiler inspect</code> or "
+                "<code>export csv</code> lists every region.</p>\n",
+                more, SP__REPORT_MAX_REGION_ROWS);
+    fputs("</section>\n", f);
     sp_figures_free(fg);
     free(ids);
 }
