@@ -10,6 +10,8 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "sp-call-node.h"
+#include "sp-calltree-page.h"
 #include "sp-chart.h"
 #include "sp-compare-page.h"
 #include "sp-diff-item.h"
@@ -543,6 +545,79 @@ static void test_export_chart(void)
     close_window(win);
 }
 
+/* ---- the Call tree page: a deep recursion ---- */
+
+/* A run of one 20,000-deep chain of calls: "recurse" everywhere but
+ * "mid" at depth 100 and "leaf" at the bottom. */
+static char *write_deep_run(void)
+{
+    enum { DEPTH = 20001 };
+    sp_run *run = sp_run_new();
+    if (!run || sp_run_set_ranks(run, 1) || sp_rank_alloc_calls(&run->ranks[0], DEPTH))
+        return NULL;
+    sp_rank_data *rk = &run->ranks[0];
+    rk->nthreads = 1;
+    rk->threads = calloc(1, sizeof *rk->threads);
+    rk->threads[0].name = strdup("main");
+    for (int i = 0; i < DEPTH; i++) {
+        const char *name = i == DEPTH - 1 ? "leaf" : i == 99 ? "mid" : "recurse";
+        rk->start_ns[i] = i;
+        rk->end_ns[i] = 2 * DEPTH - i;
+        rk->region[i] = sp_run_intern_region(run, name);
+        rk->thread[i] = 0;
+        rk->parent[i] = i - 1;
+    }
+    char *path = g_build_filename(out_dir, "deep_chain.h5", NULL);
+    g_unlink(path);
+    int rc = sp_h5_write(run, path);
+    sp_run_free(run);
+    if (rc) {
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* The tree depth (top level 1) of the call tree's selected row, or -1. */
+static int selected_depth(SpCalltreePage *page, const char **region)
+{
+    GtkTreeListRow *row = gtk_single_selection_get_selected_item(sp_calltree_page_get_selection(page));
+    if (!row)
+        return -1;
+    g_autoptr(SpCallNode) node = gtk_tree_list_row_get_item(row);
+    *region = sp_call_node_get_name(node);
+    return sp_call_node_get_node(node)->depth;
+}
+
+/* Selecting a region 20,000 levels down (from the timeline or the regions
+ * table) expands the tree at most EXPAND_MAX_DEPTH (256) levels and selects
+ * the deepest row shown; one 100 levels down is selected itself. Searching
+ * the rows from the top for every level took minutes. */
+static void test_calltree_deep_selection(void)
+{
+    g_autofree char *path = write_deep_run();
+    ASSERT(path != NULL);
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(sp_viewer_window_set_page(win, "calltree"));
+    SpCalltreePage *page = SP_CALLTREE_PAGE(sp_viewer_window_get_page_widget(win, "calltree"));
+    SpSession *session = sp_viewer_window_get_session(win);
+    const char *region = NULL;
+    sp_session_set_selected_region(session, "mid");
+    ASSERT_EQ_I(selected_depth(page, &region), 100);
+    ASSERT_STREQ(region, "mid");
+    sp_session_set_selected_region(session, "leaf");
+    ASSERT_EQ_I(selected_depth(page, &region), 256);
+    ASSERT_STREQ(region, "recurse");
+    /* Expand All stops at the same depth. */
+    gtk_widget_activate_action(GTK_WIDGET(page), "calltree.expand-all", NULL);
+    GListModel *rows = G_LIST_MODEL(sp_calltree_page_get_selection(page));
+    ASSERT_EQ_U(g_list_model_get_n_items(rows), 257); /* levels 1..256 and one more row */
+    close_window(win);
+    g_unlink(path);
+}
+
 /* ---- the Info page: long values cut, copied whole ---- */
 
 /* The first descendant of w (depth first) that is a button carrying a whole
@@ -798,6 +873,7 @@ int main(int argc, char **argv)
     RUN(test_follow_keeps_view);
     RUN(test_export_chart);
     RUN(test_info_long_value);
+    RUN(test_calltree_deep_selection);
     RUN(test_window_size_remembered);
     return sp_test_summary();
 }
