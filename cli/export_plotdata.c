@@ -345,8 +345,10 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
         fprintf(f, ", \"color\": \"%s\", \"estimated\": %s, \"lower_bound\": %s",
                 sp_color_hex(sp_color_map_rgb(cm, name), hex), est ? "true" : "false",
                 k == SP_FIG_LOWER_BOUND ? "true" : "false");
-        fprintf(f, ", \"calls\": %" PRIu64 ", \"calls_per_rank\": ", st->calls);
+        fputs(", \"calls_per_rank\": ", f);
         sp__json_num(f, fg->region_calls[g].mean);
+        fprintf(f, ", \"calls_max_rank\": %" PRIu64 ", \"calls_sum_ranks\": %" PRIu64,
+                fg->region_calls[g].max, st->calls);
         fputs(", \"total_s\": ", f);
         sp__json_num(f, fg->region_total[g].mean_s);
         fputs(", \"total_max_rank_s\": ", f);
