@@ -170,8 +170,13 @@ int sp_print_ranks(sp_run *run, const sp_region_filter *f, const bool *sel, sp_r
         considered += !sel || sel[r];
     char list[256];
     sp_rank_list_format(sel, run->nranks, list, sizeof list);
-    fprintf(out, "Ranks: %zu of %zu (%s)\n\n", considered, run->nranks,
+    fprintf(out, "Ranks: %zu of %zu (%s)\n", considered, run->nranks,
             run->nranks ? list : "none");
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording */
+        char lost[1024];
+        sp__put_wrapped(out, sp_run_incomplete_text(run, lost, sizeof lost), 88);
+    }
+    fputc('\n', out);
     if (n == 0)
         fputs(run->nregions ? "(no region matches the filter)\n" : "(no regions)\n", out);
     else

@@ -343,7 +343,7 @@ static char *shell_quote(const char *path)
     return shown;
 }
 
-#define INFO_LINES 40
+#define INFO_LINES 48
 #define INFO_WRAP 76 /* footnotes wrap here (the box is as wide as its widest line) */
 
 /* Append text to lines[], wrapped at INFO_WRAP columns on spaces. */
@@ -384,6 +384,10 @@ static int print_info(FILE *out, const sp_run *run, const sp_figures *fig, const
                                        fig->span_s);
     else
         lines[n++] = sp__strdup_printf("Summary: %s (%s)", shown, ranks);
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording: what is missing */
+        char lost[1024];
+        add_wrapped(lines, &n, sp_run_incomplete_text(run, lost, sizeof lost));
+    }
     lines[n++] = sp__strdup_printf("%s", "");
     lines[n++] = sp__strdup_printf("Explore:");
     lines[n++] = sp__strdup_printf("  Inspect: scope-profiler inspect %s", q);
@@ -483,6 +487,8 @@ int sp_print_summary(sp_run *run, const char *path, FILE *out)
                  sp_figures_ranks_text(fig, ranks, sizeof ranks));
     else
         snprintf(title, sizeof title, "time per thread");
+    if (sp_run_is_incomplete(run))
+        snprintf(title + strlen(title), sizeof title - strlen(title), " · incomplete run");
     rc = e.oom ? SP_ENOMEM : print_table(out, &e, fig->two_columns ? title : NULL);
     if (rc == 0) {
         fputc('\n', out);

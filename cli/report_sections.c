@@ -53,7 +53,14 @@ int sp__report_overview(sp__report *r, FILE *f)
         calls += run->ranks[k].ncalls;
     }
     char a[64], b[64], c[200], rule[512];
-    fputs("<section id=\"overview\"><h2>Overview</h2>\n<div class=\"cards\">\n", f);
+    fputs("<section id=\"overview\"><h2>Overview</h2>\n", f);
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording: what is missing */
+        char lost[1024];
+        fputs("<p class=\"incomplete\"><b>Incomplete run.</b> ", f);
+        sp__html(f, sp_run_incomplete_text(run, lost, sizeof lost) + strlen("Incomplete run: "));
+        fputs("</p>\n", f);
+    }
+    fputs("<div class=\"cards\">\n", f);
     /* the headline of a run: its wall-clock span */
     snprintf(c, sizeof c, "first call to last end%s", fg->nranks > 1 ? ", all ranks" : "");
     card(f, "Wall-clock span", fg->has_span ? sp__fmt_dur(fg->span_s, b, sizeof b) : "-", c);

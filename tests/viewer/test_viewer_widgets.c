@@ -85,6 +85,26 @@ static void close_window(SpViewerWindow *win)
     gtk_window_destroy(GTK_WINDOW(win));
 }
 
+/* The first descendant of w (depth first) that is a button carrying a whole
+ * value to copy, or a label whose text contains `needle`. */
+static GtkWidget *find_widget(GtkWidget *w, GType type, const char *needle)
+{
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, w);
+    GtkWidget *found = NULL;
+    while (todo->len && !found) {
+        GtkWidget *x = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (G_TYPE_CHECK_INSTANCE_TYPE(x, type) &&
+            (type != GTK_TYPE_LABEL || strstr(gtk_label_get_text(GTK_LABEL(x)), needle)) &&
+            (type != GTK_TYPE_BUTTON || g_object_get_data(G_OBJECT(x), "sp-full-value")))
+            found = x;
+        for (GtkWidget *c = gtk_widget_get_first_child(x); c; c = gtk_widget_get_next_sibling(c))
+            g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+    return found;
+}
+
 static guint find_row(GListModel *rows, const char *name)
 {
     for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
@@ -545,6 +565,32 @@ static void test_export_chart(void)
     close_window(win);
 }
 
+/* ---- a killed run ---- */
+
+/* The golden run a SIGKILL left (data/golden/v2/killed.h5, with its part):
+ * the header says "incomplete run", the window title too, and a banner says
+ * what was lost. */
+static void test_killed_run_says_incomplete(void)
+{
+    SpViewerWindow *win = open_window(SP_TEST_DATA_DIR "/golden/v2/killed.h5", NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(wait_allocated(GTK_WIDGET(win)));
+    ASSERT_CONTAINS(gtk_window_get_title(GTK_WINDOW(win)), "killed.h5 (incomplete)");
+    GtkWidget *sub = find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "incomplete run · wall clock");
+    ASSERT(sub != NULL);
+    GtkWidget *banner = find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "Incomplete run: recording");
+    ASSERT(banner != NULL);
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(banner)), "rank(s) 1 left no data");
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(banner)), "are not in the file");
+    close_window(win);
+    /* A finished run: nothing of the sort. */
+    win = open_window(base_path, NULL);
+    ASSERT(!strstr(gtk_window_get_title(GTK_WINDOW(win)), "incomplete"));
+    ASSERT(find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "ncomplete run") == NULL);
+    close_window(win);
+}
+
 /* ---- the Call tree page: a deep recursion ---- */
 
 /* A run of one 20,000-deep chain of calls: "recurse" everywhere but
@@ -619,26 +665,6 @@ static void test_calltree_deep_selection(void)
 }
 
 /* ---- the Info page: long values cut, copied whole ---- */
-
-/* The first descendant of w (depth first) that is a button carrying a whole
- * value to copy, or a label whose text contains `needle`. */
-static GtkWidget *find_widget(GtkWidget *w, GType type, const char *needle)
-{
-    GPtrArray *todo = g_ptr_array_new();
-    g_ptr_array_add(todo, w);
-    GtkWidget *found = NULL;
-    while (todo->len && !found) {
-        GtkWidget *x = g_ptr_array_steal_index(todo, todo->len - 1);
-        if (G_TYPE_CHECK_INSTANCE_TYPE(x, type) &&
-            (type != GTK_TYPE_LABEL || strstr(gtk_label_get_text(GTK_LABEL(x)), needle)) &&
-            (type != GTK_TYPE_BUTTON || g_object_get_data(G_OBJECT(x), "sp-full-value")))
-            found = x;
-        for (GtkWidget *c = gtk_widget_get_first_child(x); c; c = gtk_widget_get_next_sibling(c))
-            g_ptr_array_add(todo, c);
-    }
-    g_ptr_array_unref(todo);
-    return found;
-}
 
 typedef struct {
     gboolean done;
@@ -874,6 +900,7 @@ int main(int argc, char **argv)
     RUN(test_export_chart);
     RUN(test_info_long_value);
     RUN(test_calltree_deep_selection);
+    RUN(test_killed_run_says_incomplete);
     RUN(test_window_size_remembered);
     return sp_test_summary();
 }
