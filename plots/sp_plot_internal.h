@@ -100,6 +100,13 @@ void sp__text_draw_vertical(sp__canvas *c, sp__font f, const char *text,
                             double x, double y, double ax, double ay,
                             double max_h, sp_rgba col);
 
+/* The same for a region name: one too wide loses its middle, not its end
+ * ("Domain::kern…CalcForces"), so names that share a prefix stay apart. */
+double sp__name_draw(sp__canvas *c, sp__font f, const char *name, double x, double y,
+                     double ax, double ay, double max_w, sp_rgba col);
+void sp__name_draw_vertical(sp__canvas *c, sp__font f, const char *name, double x,
+                            double y, double ax, double ay, double max_h, sp_rgba col);
+
 /* ---- formatting (sp_plot_format.c) ---- */
 
 /* Unit for time values up to max_abs_s: "ns", "µs", "ms" or "s" and its size
@@ -274,6 +281,10 @@ typedef struct sp__plot_stats {
     size_t legend_ellipsized; /* legend labels shortened with an ellipsis */
     size_t series_built;      /* region series built (cache misses) */
     size_t series_reused;     /* region series taken from the cache */
+    double heatmap_below;     /* heat map colour scale: -below .. +above vs. the mean */
+    double heatmap_above;
+    size_t heatmap_values_shown;  /* cell values drawn (whole: never cut) */
+    size_t heatmap_values_hidden; /* cell values left out: not even "332ms" fitted */
 } sp__plot_stats;
 
 /* While set, draws on the calling thread add to *st (NULL stops). */
