@@ -187,17 +187,32 @@ char *sp_compare_ranks_text(const sp_compare *c, char *buf, size_t n)
     return buf;
 }
 
+/* One end of a change: "+12.3", or as a ratio "×2709.7" (as_ratio). */
+static void change_value(double pct, bool as_ratio, char *buf, size_t n)
+{
+    if (as_ratio)
+        snprintf(buf, n, "\xc3\x97%.*f", 1 + pct / 100 >= 100 ? 0 : 1, 1 + pct / 100);
+    else
+        snprintf(buf, n, "%+.1f", pct);
+}
+
 char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n)
 {
+    /* From ten times as long, a ratio: "×2710 [×2689, ×2731]" says what
+     * "+270865.4 % [+268860.1, +273010.2]" says, in a column's width. */
+    bool ratio = e->change_pct >= SP_CMP_RATIO_FROM_PCT;
+    char v[32], lo[32], hi[32];
+    change_value(e->change_pct, ratio, v, sizeof v);
     if (e->verdict == SP_CMP_NEW)
         snprintf(buf, n, "new");
     else if (e->verdict == SP_CMP_REMOVED)
         snprintf(buf, n, "removed");
-    else if (e->tested)
-        snprintf(buf, n, "%+.1f %% [%+.1f, %+.1f]", e->change_pct, e->change_lo_pct,
-                 e->change_hi_pct);
-    else
-        snprintf(buf, n, "%+.1f %%", e->change_pct);
+    else if (e->tested) {
+        change_value(e->change_lo_pct, ratio, lo, sizeof lo);
+        change_value(e->change_hi_pct, ratio, hi, sizeof hi);
+        snprintf(buf, n, "%s%s [%s, %s]", v, ratio ? "" : " %", lo, hi);
+    } else
+        snprintf(buf, n, "%s%s", v, ratio ? "" : " %");
     return buf;
 }
 

@@ -217,19 +217,22 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
         } else {
             double est = e->change_pct;
             if (e->tested) {
-                double a = sp__axis_map(&ax, fmax(e->change_lo_pct, lo));
-                double b = sp__axis_map(&ax, fmin(e->change_hi_pct, hi));
+                /* Both ends clamped to the axis: an interval wholly past
+                 * it (+270000 %..) is a mark at its end, not a line across
+                 * the labels. */
+                double a = sp__axis_map(&ax, fmin(fmax(e->change_lo_pct, lo), hi));
+                double b = sp__axis_map(&ax, fmax(fmin(e->change_hi_pct, hi), lo));
                 sp__set_color(cr, col);
                 cairo_set_line_width(cr, (counted ? 2.2 : 1.6) * c.s);
                 cairo_move_to(cr, a, cy);
                 cairo_line_to(cr, b, cy);
                 cairo_stroke(cr);
                 double cap = 0.3 * c.fs;
-                if (e->change_lo_pct >= lo) {
+                if (e->change_lo_pct >= lo && e->change_lo_pct <= hi) {
                     cairo_move_to(cr, a, cy - cap);
                     cairo_line_to(cr, a, cy + cap);
                 }
-                if (e->change_hi_pct <= hi) {
+                if (e->change_hi_pct <= hi && e->change_hi_pct >= lo) {
                     cairo_move_to(cr, b, cy - cap);
                     cairo_line_to(cr, b, cy + cap);
                 }

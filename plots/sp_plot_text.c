@@ -86,6 +86,9 @@ static bool fit_mode(sp__canvas *c, double max_w, PangoEllipsizeMode mode, doubl
         return false;
     pango_layout_set_width(c->layout, (int)(max_w * PANGO_SCALE));
     pango_layout_set_ellipsize(c->layout, mode);
+    sp__plot_stats *stats = sp__plot_stats_active();
+    if (stats)
+        stats->text_ellipsized++;
     pango_layout_get_size(c->layout, &pw, &ph);
     *tw = (double)pw / PANGO_SCALE;
     return true;
