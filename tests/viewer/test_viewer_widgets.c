@@ -467,6 +467,33 @@ static void test_print_scaling(void)
     close_window(win);
 }
 
+/* Three runs of which two have the same rank count (1, 4, 4 ranks) make no
+ * scaling study: the page says why, and nowhere "open three or more runs"
+ * (it said both). */
+static void test_scaling_refused(void)
+{
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    GFile *files[3] = {g_file_new_for_path(SP_TEST_DATA_DIR "/python-0.2.1/py_readme_example.h5"),
+                       g_file_new_for_path(base_path), g_file_new_for_path(cand_path)};
+    sp_viewer_window_open_list(win, files, 3);
+    wait_for(&done, 30000);
+    g_signal_handler_disconnect(win, id);
+    for (int i = 0; i < 3; i++)
+        g_object_unref(files[i]);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT_EQ_I(sp_session_get_n_runs(sp_viewer_window_get_session(win)), 3);
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    ASSERT(sp_compare_page_get_scaling(page) == NULL);
+    const char *why = sp_compare_page_get_scaling_error(page);
+    ASSERT(why != NULL);
+    ASSERT_CONTAINS(why, "No scaling study: runs 2 and 3 both have 4 ranks");
+    ASSERT(find_widget(GTK_WIDGET(page), GTK_TYPE_LABEL, "both have 4 ranks") != NULL);
+    ASSERT(find_widget(GTK_WIDGET(page), GTK_TYPE_LABEL, "three or more") == NULL);
+    close_window(win);
+}
+
 /* Prints the viewer's tally for a pair (BASE CAND) as "viewer summary: ..."
  * so a script can compare it with the CLI's and the report's. */
 static const char *agree_base, *agree_cand;
@@ -901,6 +928,7 @@ int main(int argc, char **argv)
     RUN(test_info_long_value);
     RUN(test_calltree_deep_selection);
     RUN(test_killed_run_says_incomplete);
+    RUN(test_scaling_refused);
     RUN(test_window_size_remembered);
     return sp_test_summary();
 }
