@@ -154,8 +154,11 @@ static double *region_totals(const sp_run *run, uint64_t **calls)
     return t;
 }
 
-/* Add the regions with calls of run, keeping the larger key per name. */
-static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
+/* Add the regions with calls of run, keeping the larger key per name.
+ * `unique`: m holds nothing yet and run's names are distinct (a model's
+ * always are), so no name is looked up: the index is built once at the end
+ * (one run's map costs one pass, not a probe and a rehash per region). */
+static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries, bool unique)
 {
     uint64_t *calls;
     double *totals = region_totals(run, &calls);
@@ -171,8 +174,8 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
         double key = totals[g] / (double)(nranks ? nranks : 1);
         const char *name = run->region_names[g];
         uint32_t h = fnv1a(name);
-        int slot = find(m, name, h);
-        int32_t k = m->index[slot];
+        int slot = unique ? -1 : find(m, name, h);
+        int32_t k = unique ? -1 : m->index[slot];
         if (k >= 0) {
             if (key > m->by_rank[k].key)
                 m->by_rank[k].key = key;
@@ -194,6 +197,10 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
             break;
         }
         m->by_rank[m->n] = (entry){copy, key, h};
+        if (unique) {
+            m->n++;
+            continue;
+        }
         m->index[slot] = (int32_t)m->n++;
         if (2 * m->n + 2 > m->cap && map_grow(m, m->n))
             rc = SP_ENOMEM;
@@ -210,7 +217,7 @@ sp_color_map *sp_color_map_new(const sp_run *const *runs, size_t nruns)
     int rc = (!m || map_grow(m, 0)) ? SP_ENOMEM : 0;
     for (size_t i = 0; !rc && i < nruns; i++)
         if (runs && runs[i])
-            rc = add_run(m, runs[i], &cap_entries);
+            rc = add_run(m, runs[i], &cap_entries, nruns == 1);
     if (!rc && m->n) {
         qsort(m->by_rank, m->n, sizeof *m->by_rank, cmp_entry);
         rc = map_grow(m, m->n); /* positions changed: index again */
