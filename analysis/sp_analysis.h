@@ -35,6 +35,12 @@ int sp_run_analyze(sp_run *run);
  * position q * (n - 1)), so p50 of {1, 2, 3, 4} is 2.5 (see sp_stats.c). */
 void sp_stats_from_durations(int64_t *durations_ns, size_t n, sp_stats *out);
 
+/* Calls of rank r (the aggregates' count for a run read aggregate-first,
+ * whose calls are not in memory; else the rank's call columns), and of
+ * every rank. 0 for r out of range. */
+uint64_t sp_run_rank_calls(const sp_run *run, size_t r);
+uint64_t sp_run_total_calls(const sp_run *run);
+
 /* The time span of the run over every rank (after clock offsets), ns.
  * Returns 0 and fills *t0_ns and *t1_ns, or SP_ENOENT for a run without calls. */
 int sp_run_time_span(const sp_run *run, int64_t *t0_ns, int64_t *t1_ns);

@@ -42,9 +42,10 @@ static inline int64_t sp__valid_parent(const sp_rank_data *rk, size_t i)
     return (p >= 0 && (uint64_t)p < i) ? p : -1;
 }
 
-/* Build run->tree and every rank's depth[] / tree_node[]. 0 or SP_ENOMEM
- * (nothing is left allocated on failure). */
-int sp__build_call_tree(sp_run *run);
+/* Every rank's depth[] / tree_node[] for runs holding calls, from run->tree
+ * (built by the aggregate pass). 0 or SP_ENOMEM (nothing is left allocated
+ * on failure). */
+int sp__calls_tree_nodes(sp_run *run);
 
 /* ---- sp_summary.c: the caps of the summary tree (see there) ---- */
 #define SP__SUMMARY_MAX_ROWS 100    /* node rows */

@@ -23,7 +23,7 @@ void sp_compare_options_init(sp_compare_options *o)
         return;
     memset(o, 0, sizeof *o);
     o->estimator = SP_CMP_EST_QUANTILE;
-    o->quantile = 0.25;
+    o->quantile = 0; /* adaptive (sp__typical_quantile) */
     o->alpha = 0.05;
     o->min_change_pct = 10;
     o->min_time_s = 1e-4;
@@ -47,7 +47,7 @@ static int check_options(const sp_compare_options *o, size_t nb, size_t nc)
         return sp__error(SP_EINVAL, "compare: no %s run", nb == 0 ? "base" : "candidate");
     if (!(o->alpha > 0 && o->alpha < 1))
         return sp__error(SP_EINVAL, "compare: alpha %g is not between 0 and 1", o->alpha);
-    if (!(o->quantile > 0 && o->quantile < 1) ||
+    if (!(o->quantile >= 0 && o->quantile < 1) ||
         (o->estimator != SP_CMP_EST_QUANTILE && o->estimator != SP_CMP_EST_HL))
         return sp__error(SP_EINVAL, "compare: bad estimator or quantile %g", o->quantile);
     if (!(o->min_change_pct >= 0) || !(o->min_time_s >= 0) || !(o->min_share_pct >= 0))
@@ -67,13 +67,19 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double 
         const sp__cmp_fig *f = &runs[j].fig[k];
         if (!f->calls)
             continue;
-        s->per_call_s += loc[j * nkeys + (size_t)k];
-        s->typical_time_s += loc[j * nkeys + (size_t)k] * f->calls_per_rank;
+        double typ = loc[j * nkeys + (size_t)k];
+        s->per_call_s += typ;
+        s->typical_time_s += typ * f->calls_per_rank;
         s->runs++;
         s->calls += f->calls;
         s->calls_per_rank += f->calls_per_rank;
         s->time_mean_s += f->time_mean_s;
         s->time_max_s += f->time_max_s;
+        s->cpu_wait_s += f->wait_s;
+        /* Preemptions per typical call: its length x the measured rate of
+         * preemptions per second on a CPU. */
+        double pre = typ * runs[j].sched.switches_per_cpu_s;
+        s->preempt_per_call = pre > s->preempt_per_call ? pre : s->preempt_per_call;
         if (f->ranks > s->ranks)
             s->ranks = f->ranks;
     }
@@ -83,128 +89,94 @@ static void side_of(const sp__cmp_run *runs, size_t nr, int32_t k, const double 
         s->time_max_s /= s->runs;
         s->per_call_s /= s->runs;
         s->typical_time_s /= s->runs;
+        s->cpu_wait_s /= s->runs;
     }
+    s->net_time_s = s->time_mean_s - s->cpu_wait_s;
 }
 
 /* ---------------------------------------------------------------- tests */
 
 /* log of a duration in ns (a 0 ns call counts as 1 ns). */
-static double log_ns(int64_t v)
+static double log_ns(double v)
 {
-    return log(v > 1 ? (double)v : 1.0);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static size_t group_size(const sp__cmp_samples *sm, size_t g)
-{
-    return sm->off[g + 1] - sm->off[g];
-}
-
-/* Log durations of key k's calls into x, sorted; their count. */
-static size_t logs_of(const sp__cmp_samples *sm, int32_t k, double *x)
-{
-    size_t n = 0;
-    for (size_t st = 0; st < sm->nstrata; st++) {
-        size_t g = (size_t)k * sm->nstrata + st, o = sm->off[g];
-        for (size_t i = 0; i < group_size(sm, g); i++)
-            x[n++] = log_ns(sm->val[o + i]);
-    }
-    if (sm->nstrata > 1) /* strata are sorted each: sort the whole */
-        qsort(x, n, sizeof *x, cmp_double);
-    return n;
+    return log(v > 1 ? v : 1.0);
 }
 
 /* A key's calls in a run as a sorted sample of log durations, read from
- * its strata (per rank, each sorted) without merging them: the value of a
- * call of stratum st is log(duration) - off[st] (off NULL: 0). */
+ * the run's per-rank histograms of the key without merging them: a call
+ * on rank st counts as log(duration) - off[st] (off NULL: 0). Order
+ * statistics come within the histograms' bound (SP_HIST_REL_ERROR). */
 typedef struct strata {
-    const sp__cmp_samples *sm;
+    const sp__cmp_run *r;
     int32_t k;
     const double *off;
-    size_t n;
+    uint64_t n;
 } strata;
 
-static void strata_init(strata *t, const sp__cmp_samples *sm, int32_t k, const double *off)
+static void strata_init(strata *t, const sp__cmp_run *r, int32_t k, const double *off)
 {
-    t->sm = sm;
+    t->r = r;
     t->k = k;
     t->off = off;
-    t->n = sm->off[((size_t)k + 1) * sm->nstrata] - sm->off[(size_t)k * sm->nstrata];
+    t->n = 0;
+    for (size_t st = 0; st < r->nranks; st++)
+        t->n += sp__cmp_hist(r, k, st)->count;
 }
 
-static double strata_value(const strata *t, size_t st, size_t i)
+/* Values <= v (a log) over every rank. */
+static uint64_t strata_count_le(const strata *t, double v)
 {
-    size_t g = (size_t)t->k * t->sm->nstrata + st;
-    return log_ns(t->sm->val[t->sm->off[g] + i]) - (t->off ? t->off[st] : 0);
-}
-
-/* Values <= v in stratum st (binary search: log is monotone). */
-static size_t strata_count_le(const strata *t, size_t st, double v)
-{
-    size_t lo = 0, hi = group_size(t->sm, (size_t)t->k * t->sm->nstrata + st);
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (strata_value(t, st, mid) <= v)
-            lo = mid + 1;
-        else
-            hi = mid;
+    uint64_t cnt = 0;
+    for (size_t st = 0; st < t->r->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(t->r, t->k, st);
+        double x = v + (t->off ? t->off[st] : 0);
+        if (!h->count || x < 0)
+            continue; /* log_ns is never below 0 */
+        double bound = floor(exp(x));
+        cnt += bound >= 9.0e18 ? h->count : sp_hist_count_le(h, (int64_t)bound);
     }
-    return lo;
+    return cnt;
 }
 
-/* The i-th smallest value (0-based): directly with one stratum, else by
- * bisection on the value with counts by binary search in every stratum,
- * snapped to the smallest actual value above the bracket. */
+/* The i-th smallest value (0-based): read from the histogram with one rank
+ * and no offsets, else by bisection on the value with counts from every
+ * rank's histogram (down to 1e-5 in log, far below a bucket's width). */
 static double strata_at(const void *ctx, size_t i)
 {
     const strata *t = ctx;
-    size_t ns = t->sm->nstrata;
-    if (ns == 1)
-        return strata_value(t, 0, i);
+    size_t nr = t->r->nranks;
+    if (nr == 1 && !t->off)
+        return log_ns((double)sp_hist_value_at_rank(sp__cmp_hist(t->r, t->k, 0), i));
     double lo = INFINITY, hi = -INFINITY;
-    for (size_t st = 0; st < ns; st++) {
-        size_t c = group_size(t->sm, (size_t)t->k * ns + st);
-        if (!c)
+    for (size_t st = 0; st < nr; st++) {
+        const sp_hist *h = sp__cmp_hist(t->r, t->k, st);
+        if (!h->count)
             continue;
-        lo = fmin(lo, strata_value(t, st, 0));
-        hi = fmax(hi, strata_value(t, st, c - 1));
+        double off = t->off ? t->off[st] : 0;
+        lo = fmin(lo, log_ns((double)h->min) - off);
+        hi = fmax(hi, log_ns((double)h->max) - off);
     }
-    lo -= fmax(1.0, fabs(lo)) * 1e-9; /* count(lo) = 0 <= i < count(hi) = n */
-    for (int it = 0; it < 200 && hi - lo > 1e-13 * fmax(1.0, fabs(hi)); it++) {
+    lo -= 1e-6; /* count(lo) = 0 <= i < count(hi) = n */
+    for (int it = 0; it < 100 && hi - lo > 1e-5; it++) {
         double mid = 0.5 * (lo + hi);
-        if (mid <= lo || mid >= hi)
-            break;
-        size_t cnt = 0;
-        for (size_t st = 0; st < ns; st++)
-            cnt += strata_count_le(t, st, mid);
-        if (cnt >= i + 1)
+        if (strata_count_le(t, mid) >= (uint64_t)i + 1)
             hi = mid;
         else
             lo = mid;
     }
-    double best = hi;
-    for (size_t st = 0; st < ns; st++) {
-        size_t j = strata_count_le(t, st, lo);
-        if (j < group_size(t->sm, (size_t)t->k * ns + st))
-            best = fmin(best, strata_value(t, st, j));
-    }
-    return best;
+    return hi;
 }
 
-/* The typical call (s) of key k: the quantile of the log durations (so a
+/* The typical call (s) of key k: its quantile of the log durations (so a
  * geometric interpolation), or the median for HL. 0 without calls. */
-static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compare_options *o)
+static double typical_call(const sp__cmp_run *r, int32_t k, const sp_compare_options *o,
+                           double quantile)
 {
     strata t;
-    strata_init(&t, sm, k, NULL);
+    strata_init(&t, r, k, NULL);
     if (!t.n)
         return 0;
-    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : o->quantile;
+    double q = o->estimator == SP_CMP_EST_HL ? 0.5 : quantile;
     double h = q * (double)(t.n - 1);
     size_t lo = (size_t)floor(h);
     double v = strata_at(&t, lo);
@@ -213,75 +185,113 @@ static double typical_call(const sp__cmp_samples *sm, int32_t k, const sp_compar
     return exp(v) * NS_TO_S;
 }
 
-/* The base's median log call of key k on each rank (the stratum's), or
- * pooled where the base has no call on a rank: the normalisers of a
- * stratified comparison. norm has nstrata entries. */
-static void strata_medians(const sp__cmp_samples *sb, int32_t k, double *norm)
+/* The base's median log call of key k on each rank, or pooled where the
+ * base has no call on a rank: the normalisers of a stratified comparison.
+ * norm has the base's ranks entries. */
+static void strata_medians(const sp__cmp_run *b, int32_t k, double *norm)
 {
     strata t;
-    strata_init(&t, sb, k, NULL);
+    strata_init(&t, b, k, NULL);
     double pooled = 0;
     if (t.n)
         pooled = 0.5 * (strata_at(&t, (t.n - 1) / 2) + strata_at(&t, t.n / 2));
-    for (size_t st = 0; st < sb->nstrata; st++) {
-        size_t g = (size_t)k * sb->nstrata + st, c = group_size(sb, g);
-        const int64_t *v = sb->val + sb->off[g];
-        norm[st] = c ? 0.5 * (log_ns(v[(c - 1) / 2]) + log_ns(v[c / 2])) : pooled;
+    for (size_t st = 0; st < b->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(b, k, st);
+        norm[st] = h->count ? log_ns(sp_hist_quantile(h, 0.5)) : pooled;
     }
 }
 
-/* Both runs have the same ranks: each call's log duration relative to the
- * base's median call of that key on that rank, so that systematic
- * differences between ranks (imbalance, waiting) do not blur the shift that
- * all ranks share. A rank where the base has no such call uses the base's
- * median over all ranks. */
-static void logs_by_rank(const sp__cmp_samples *sb, const sp__cmp_samples *sc, int32_t k,
-                         const double *norm, double *xb, size_t *nb, double *xc, size_t *nc)
+/* A value of the weighted sample HL reads. */
+typedef struct wval {
+    double v;
+    uint64_t w;
+} wval;
+
+static int cmp_wval(const void *a, const void *b)
 {
-    size_t mb = 0, mc = 0;
-    for (size_t st = 0; st < sb->nstrata; st++) {
-        size_t g = (size_t)k * sb->nstrata + st;
-        size_t ob = sb->off[g], cb = group_size(sb, g), oc = sc->off[g], cc = group_size(sc, g);
-        for (size_t i = 0; i < cb; i++)
-            xb[mb++] = log_ns(sb->val[ob + i]) - norm[st];
-        for (size_t i = 0; i < cc; i++)
-            xc[mc++] = log_ns(sc->val[oc + i]) - norm[st];
+    double x = ((const wval *)a)->v, y = ((const wval *)b)->v;
+    return (x > y) - (x < y);
+}
+
+/* Key k's calls of run r as sorted distinct log durations with counts
+ * (each rank's buckets, shifted by its offset): *v and *w malloc'ed. */
+static int weighted_logs(const sp__cmp_run *r, int32_t k, const double *off, double **v,
+                         uint64_t **w, size_t *n)
+{
+    size_t cap = 0;
+    for (size_t st = 0; st < r->nranks; st++) {
+        size_t it = 0;
+        uint32_t idx;
+        uint64_t c;
+        while (sp_hist_next(sp__cmp_hist(r, k, st), &it, &idx, &c))
+            cap++;
     }
-    qsort(xb, mb, sizeof *xb, cmp_double);
-    qsort(xc, mc, sizeof *xc, cmp_double);
-    *nb = mb;
-    *nc = mc;
+    wval *a = malloc((cap ? cap : 1) * sizeof *a);
+    *v = malloc((cap ? cap : 1) * sizeof **v);
+    *w = malloc((cap ? cap : 1) * sizeof **w);
+    if (!a || !*v || !*w) {
+        free(a), free(*v), free(*w);
+        *v = NULL, *w = NULL;
+        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    }
+    size_t m = 0;
+    for (size_t st = 0; st < r->nranks; st++) {
+        const sp_hist *h = sp__cmp_hist(r, k, st);
+        size_t it = 0;
+        uint32_t idx;
+        uint64_t c;
+        while (sp_hist_next(h, &it, &idx, &c))
+            a[m++] = (wval){log_ns((double)sp_hist_bucket_value(h, idx)) - (off ? off[st] : 0), c};
+    }
+    qsort(a, m, sizeof *a, cmp_wval);
+    size_t d = 0; /* equal values merged */
+    for (size_t i = 0; i < m; i++) {
+        if (d && (*v)[d - 1] == a[i].v) {
+            (*w)[d - 1] += a[i].w;
+        } else {
+            (*v)[d] = a[i].v;
+            (*w)[d++] = a[i].w;
+        }
+    }
+    free(a);
+    *n = d;
+    return 0;
 }
 
 /* One run per side: the estimator's shift of the log per-call durations.
- * xb, xc: scratch for the logs (as many as the key's calls). */
-static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_samples *sc,
-                      int32_t k, const sp_compare_options *o, double *xb, double *xc,
-                      double *norm)
+ * With the same ranks (> 1) on both sides each call counts relative to the
+ * base's median call of the key on its rank, so that systematic
+ * differences between ranks (imbalance, waiting) do not blur the shift
+ * that all ranks share. norm: scratch, a value per rank. */
+static int test_calls(sp_cmp_entry *e, const sp__cmp_run *rb, const sp__cmp_run *rc_, int32_t k,
+                      const sp_compare_options *o, double *norm)
 {
-    bool by_rank = sb->nstrata > 1 && sb->nstrata == sc->nstrata;
+    double q = e->quantile;
+    bool by_rank = rb->nranks > 1 && rb->nranks == rc_->nranks;
     if (by_rank)
-        strata_medians(sb, k, norm);
+        strata_medians(rb, k, norm);
+    const double *off = by_rank ? norm : NULL;
     sp__shift_ci s;
     if (o->estimator == SP_CMP_EST_HL) {
-        /* HL needs every value: materialize (sorted logs). */
-        size_t nb, nc;
-        if (by_rank) {
-            logs_by_rank(sb, sc, k, norm, xb, &nb, xc, &nc);
-        } else {
-            nb = logs_of(sb, k, xb);
-            nc = logs_of(sc, k, xc);
-        }
-        int rc = sp__hl_shift(xb, nb, xc, nc, o->alpha, &s);
+        /* HL reads every bucket of both sides (weighted pairs). */
+        double *xb = NULL, *xc = NULL;
+        uint64_t *wb = NULL, *wc = NULL;
+        size_t nb = 0, nc = 0;
+        int rc = weighted_logs(rb, k, off, &xb, &wb, &nb);
+        if (!rc)
+            rc = weighted_logs(rc_, k, off, &xc, &wc, &nc);
+        if (!rc)
+            rc = sp__hl_shift_weighted(xb, wb, nb, xc, wc, nc, o->alpha, &s);
+        free(xb), free(xc), free(wb), free(wc);
         if (rc)
             return rc;
     } else {
-        /* A few order statistics of each side, read in place. */
+        /* A few order statistics of each side. */
         strata tb, tc;
-        strata_init(&tb, sb, k, by_rank ? norm : NULL);
-        strata_init(&tc, sc, k, by_rank ? norm : NULL);
-        sp__sorted xs = {tb.n, strata_at, &tb}, ys = {tc.n, strata_at, &tc};
-        sp__quantile_shift_acc(&xs, &ys, o->quantile, o->alpha, &s);
+        strata_init(&tb, rb, k, off);
+        strata_init(&tc, rc_, k, off);
+        sp__sorted xs = {(size_t)tb.n, strata_at, &tb}, ys = {(size_t)tc.n, strata_at, &tc};
+        sp__quantile_shift_acc(&xs, &ys, q, o->alpha, &s);
     }
     /* Time per rank = calls per rank x time per call: the count ratio is
      * exact (no sampling noise), the per-call ratio carries the interval. */
@@ -296,8 +306,13 @@ static int test_calls(sp_cmp_entry *e, const sp__cmp_samples *sb, const sp__cmp_
     return 0;
 }
 
+/* The level of the total's interval: it is judged on fewer, dependent
+ * values (segments of a run, or runs) and its noise has heavy tails (a few
+ * long preemptions), so it is held to alpha / 20 (99.75 % at 0.05). */
+#define TOTAL_ALPHA_DIV 20
+
 /* Repeated runs: Welch on the log of each run's robust time per rank
- * (typical call x calls per rank). */
+ * (typical call x calls per rank), and on the log of its net total. */
 static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const sp__cmp_run *cr,
                       size_t nc, int32_t k, const double *locb, const double *locc, size_t nkeys,
                       double alpha, double *xb, double *xc)
@@ -315,47 +330,179 @@ static void test_runs(sp_cmp_entry *e, const sp__cmp_run *br, size_t nb, const s
         e->ratio_hi = exp(w.hi);
         e->p_value = w.p_value;
     }
+    /* The totals, as measured and net of the waits for a CPU (the
+     * interval spans both). */
+    double lo = INFINITY, hi = -INFINITY;
+    bool clear[2];
+    for (int net = 0; net < 2; net++) {
+        for (size_t j = 0; j < nb; j++)
+            xb[j] = log(fmax(br[j].fig[k].time_mean_s - net * br[j].fig[k].wait_s, 1e-12));
+        for (size_t j = 0; j < nc; j++)
+            xc[j] = log(fmax(cr[j].fig[k].time_mean_s - net * cr[j].fig[k].wait_s, 1e-12));
+        sp__welch(xb, nb, xc, nc, alpha / TOTAL_ALPHA_DIV, &w);
+        if (!w.ok)
+            return;
+        lo = fmin(lo, w.lo);
+        hi = fmax(hi, w.hi);
+        clear[net] = w.lo > 0 || w.hi < 0;
+    }
+    e->total_tested = true;
+    e->total_lo_pct = 100 * (exp(lo) - 1);
+    e->total_hi_pct = 100 * (exp(hi) - 1);
+    e->total_raw_clear = clear[0];
+    e->total_net_clear = clear[1] && e->total_diff_s != 0;
+}
+
+/* One run per side: the change of the total time per rank. Noise: its
+ * within-run variation over the segments of each run, and the scatter of
+ * the waits for a CPU in it (preemptions arrive at random: a compound
+ * Poisson sum of preemptions of mean length w, variance ~ 2 w x the
+ * expected wait; the mean over ranks divides it). What the machine's load
+ * could explain: where the region ran, the base's threads waited a share
+ * wb of the time for a CPU and the candidate's wc, so unchanged code would
+ * take (1 - wb) / (1 - wc) times the base's time: the change beyond that is
+ * the change of the time net of the waits, scaled by 1 / (1 - wc), and so
+ * is its noise (the waits' scatter weighs more where little time was left
+ * to run). The interval spans the change as measured and beyond that. */
+static void test_total(sp_cmp_entry *e, const sp__cmp_run *br, const sp__cmp_run *cr, int32_t k,
+                       double alpha)
+{
+    const sp__cmp_fig *f[2] = {&br->fig[k], &cr->fig[k]};
+    const sp__cmp_run *r[2] = {br, cr};
+    double var_seg = 0, var_wait = 0, share[2];
+    for (int s = 0; s < 2; s++) {
+        /* The total is the sum of the segments: n x their variance. */
+        double mean = 0, ss = 0;
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+            mean += f[s]->seg_s[j] / SP__CMP_SEGMENTS;
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+            ss += (f[s]->seg_s[j] - mean) * (f[s]->seg_s[j] - mean);
+        var_seg += ss / (SP__CMP_SEGMENTS - 1) * SP__CMP_SEGMENTS;
+        double w = r[s]->sched.wait_per_switch_s;
+        var_wait += 2 * w * f[s]->wait_s / (f[s]->ranks ? f[s]->ranks : 1);
+        share[s] = f[s]->time_mean_s > 0 ? fmin(f[s]->wait_s / f[s]->time_mean_s, 0.98) : 0;
+    }
+    double base = e->base.time_mean_s;
+    if (!(base > 0))
+        return;
+    double z = sp__normal_quantile(1 - alpha / TOTAL_ALPHA_DIV / 2);
+    double raw = e->cand.time_mean_s - base;
+    /* Beyond the load: the change of the time net of the waits for a CPU
+     * (whose estimates carry var_wait), on the candidate's scale: divided
+     * by its share of time not waiting, (cand - load x base) exactly. */
+    double net = (e->cand.time_mean_s - f[1]->wait_s) - (base - f[0]->wait_s);
+    double beyond = net / (1 - share[1]);
+    double hr = z * sqrt(var_seg), hb = z * sqrt(var_seg + var_wait) / (1 - share[1]);
+    e->total_tested = true;
+    e->total_lo_pct = 100 * fmin(raw - hr, beyond - hb) / base;
+    e->total_hi_pct = 100 * fmax(raw + hr, beyond + hb) / base;
+    e->total_raw_clear = raw - hr > 0 || raw + hr < 0;
+    e->total_net_clear = (beyond - hb > 0 || beyond + hb < 0) && raw * beyond > 0;
+    /* What is judged: the smaller of the two (0 when they disagree). */
+    e->total_diff_s = raw * beyond <= 0 ? 0 : fabs(raw) < fabs(beyond) ? raw : beyond;
 }
 
 /* ---------------------------------------------------------------- verdict */
 
-static void decide(sp_cmp_entry *e, const sp_compare *c)
+/* Preemptions per typical call above which a side's fastest calls cannot
+ * be trusted to be undisturbed: with a random phase, a call of length L
+ * between preemptions D apart escapes them with probability 1 - L / D, so
+ * at 0.5 half the calls or fewer ran whole. */
+#define PREEMPT_MAX 0.5
+
+/* |change| beyond the budget, and |impact| at least both floors. */
+static sp_cmp_why relevance(const sp_compare *c, double change_pct, double impact)
 {
     const sp_compare_options *o = &c->opts;
+    if (!(fabs(change_pct) > o->min_change_pct))
+        return SP_CMP_WHY_SMALL_CHANGE;
+    if (fabs(impact) < o->min_time_s)
+        return SP_CMP_WHY_SMALL_TIME;
+    if (fabs(impact) < o->min_share_pct / 100 * c->base_share_s)
+        return SP_CMP_WHY_SMALL_SHARE;
+    return SP_CMP_WHY_NONE;
+}
+
+static void decide(sp_cmp_entry *e, const sp_compare *c)
+{
     e->change_pct = 100 * (e->ratio - 1);
-    e->impact_s = (e->ratio - 1) * e->base.typical_time_s;
+    e->rel_ratio = e->ratio / c->common_ratio;
+    e->impact_s = (e->rel_ratio - 1) * e->base.typical_time_s;
+    if (e->tested) {
+        e->change_lo_pct = 100 * (e->ratio_lo - 1);
+        e->change_hi_pct = 100 * (e->ratio_hi - 1);
+    }
+    /* 1. The typical time per rank, against the common change. */
+    sp_cmp_why typical = SP_CMP_WHY_NOT_CLEAR;
+    if (e->tested) {
+        double lo = e->ratio_lo / c->common_ratio, hi = e->ratio_hi / c->common_ratio;
+        bool clear = lo > 1 || hi < 1;
+        bool clear_raw = e->ratio_lo > 1 || e->ratio_hi < 1;
+        typical = clear ? relevance(c, 100 * (e->rel_ratio - 1), e->impact_s)
+                        : clear_raw && c->common_ratio != 1 ? SP_CMP_WHY_COMMON
+                                                            : SP_CMP_WHY_NOT_CLEAR;
+        if (typical == SP_CMP_WHY_NONE) {
+            if (e->base.preempt_per_call > PREEMPT_MAX || e->cand.preempt_per_call > PREEMPT_MAX) {
+                e->verdict = SP_CMP_NOT_COMPARABLE;
+                e->why = SP_CMP_WHY_INTERFERENCE;
+                return;
+            }
+            e->verdict = e->rel_ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+            e->basis = SP_CMP_BASIS_TYPICAL;
+            /* The impact on the time per rank is the total's change when
+             * that is clear the same way and larger (waits that grew with
+             * the calls): the typical calls alone would understate it. */
+            if (e->total_tested && e->total_raw_clear && e->total_diff_s * e->impact_s > 0 &&
+                fabs(e->total_diff_s) > fabs(e->impact_s))
+                e->impact_s = e->total_diff_s;
+            return;
+        }
+    }
+    /* 2. The total: a tail change (waits, stalls) the typical call misses,
+     * clear as measured and net of the waits for a CPU; clear only as
+     * measured, the waits for a CPU may explain it: undecided. */
+    double base = e->base.time_mean_s, raw = e->cand.time_mean_s - base;
+    if (e->total_tested && e->total_raw_clear && base > 0 &&
+        relevance(c, 100 * raw / base, raw) == SP_CMP_WHY_NONE) {
+        if (e->total_net_clear &&
+            relevance(c, 100 * e->total_diff_s / base, e->total_diff_s) == SP_CMP_WHY_NONE) {
+            e->verdict = e->total_diff_s > 0 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+            e->basis = SP_CMP_BASIS_TOTAL;
+            e->impact_s = e->total_diff_s;
+            return;
+        }
+        /* Unless the typical call shows no change beyond the budget: then
+         * the code did not change, the machine's load did. */
+        double budget = c->opts.min_change_pct / 100;
+        bool bounded = e->tested && e->ratio_hi / c->common_ratio < 1 + budget &&
+                       e->ratio_lo / c->common_ratio > 1 - budget;
+        if (!bounded) {
+            e->verdict = SP_CMP_NOT_COMPARABLE;
+            e->why = SP_CMP_WHY_CPU_WAIT;
+            e->impact_s = raw;
+            return;
+        }
+    }
     if (!e->tested) {
         e->verdict = SP_CMP_NOT_COMPARABLE;
         return;
     }
-    e->change_lo_pct = 100 * (e->ratio_lo - 1);
-    e->change_hi_pct = 100 * (e->ratio_hi - 1);
-    bool clear = e->ratio_lo > 1 || e->ratio_hi < 1;
-    double impact = fabs(e->impact_s);
     e->verdict = SP_CMP_SAME;
-    if (!clear)
-        e->why = SP_CMP_WHY_NOT_CLEAR;
-    else if (!(fabs(e->change_pct) > o->min_change_pct))
-        e->why = SP_CMP_WHY_SMALL_CHANGE;
-    else if (impact < o->min_time_s)
-        e->why = SP_CMP_WHY_SMALL_TIME;
-    else if (impact < o->min_share_pct / 100 * c->base_share_s)
-        e->why = SP_CMP_WHY_SMALL_SHARE;
-    else
-        e->verdict = e->ratio > 1 ? SP_CMP_SLOWER : SP_CMP_FASTER;
+    e->why = typical;
 }
 
 /* What the comparison is built from (freed once the entries are filled). */
 typedef struct work {
     sp__cmp_keys keys;
     sp__cmp_run *br, *cr;
-    sp__cmp_samples sb, sc; /* one run per side: every call, kept */
     double *locb, *locc;    /* typical call per run and key (nkeys per run) */
-    double *xb, *xc;        /* scratch for HL's logs */
+    double *quant;          /* per key: the quantile of its typical call */
+    double *xb, *xc;        /* scratch: a value per run of each side */
     double *norm;           /* scratch: per-rank normalisers */
 } work;
 
-/* Fill entry e of key k. */
+/* Fill entry e of key k: both sides and the tests; the verdict comes once
+ * every entry is tested (decide(), against the common change). */
 static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32_t k)
 {
     size_t nb = c->nbase, nc = c->ncand, nkeys = w->keys.n;
@@ -363,6 +510,7 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     side_of(br, nb, k, w->locb, nkeys, &e->base);
     side_of(cr, nc, k, w->locc, nkeys, &e->cand);
     e->p_value = 1;
+    e->quantile = c->opts.estimator == SP_CMP_EST_HL ? 0 : w->quant[k];
     if (!e->base.runs) {
         e->verdict = SP_CMP_NEW;
         e->change_pct = INFINITY;
@@ -379,19 +527,60 @@ static int fill_entry(sp_cmp_entry *e, const sp_compare *c, const work *w, int32
     e->calls_changed = fabs(cc - cb) > 0.005 * fmax(cb, cc);
     /* Untested entries keep the observed ratio as a rough change. */
     e->ratio = e->base.typical_time_s > 0 ? e->cand.typical_time_s / e->base.typical_time_s : 1;
+    /* The total's change is that of the time per rank; what is judged
+     * (total_diff_s) is the smaller of it and of the change beyond what
+     * the machine's load explains (see test_total). */
+    double raw = e->cand.time_mean_s - e->base.time_mean_s;
+    double wb = e->base.time_mean_s > 0 ? fmin(e->base.cpu_wait_s / e->base.time_mean_s, 0.98) : 0;
+    double wc = e->cand.time_mean_s > 0 ? fmin(e->cand.cpu_wait_s / e->cand.time_mean_s, 0.98) : 0;
+    double beyond = e->cand.time_mean_s - (1 - wb) / (1 - wc) * e->base.time_mean_s;
+    e->total_diff_s = raw * beyond <= 0 ? 0 : fabs(raw) < fabs(beyond) ? raw : beyond;
+    e->total_change_pct = e->base.time_mean_s > 0 ? 100 * raw / e->base.time_mean_s : 0;
     if (c->mode == SP_CMP_MODE_CALLS) {
-        int rc = test_calls(e, &w->sb, &w->sc, k, &c->opts, w->xb, w->xc, w->norm);
+        int rc = test_calls(e, &br[0], &cr[0], k, &c->opts, w->norm);
         if (rc)
             return rc;
         if (!e->tested)
             e->why = SP_CMP_WHY_FEW_CALLS;
+        test_total(e, br, cr, k, c->opts.alpha);
     } else if (e->base.runs < nb || e->cand.runs < nc) {
         e->why = SP_CMP_WHY_MISSING_RUNS;
     } else {
         test_runs(e, br, nb, cr, nc, k, w->locb, w->locc, nkeys, c->opts.alpha, w->xb, w->xc);
     }
-    decide(e, c);
     return 0;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The common change (one run per side, own time): the median per-call
+ * ratio of the entries with an interval, when there are at least 3. */
+static void common_change(sp_compare *c)
+{
+    c->common_ratio = 1;
+    c->common_n = 0;
+    /* Inclusive times nest (a parent carries its children's changes): their
+     * ratios are not independent witnesses of the machine. */
+    if (c->mode != SP_CMP_MODE_CALLS || !c->opts.own)
+        return;
+    double *r = malloc((c->n ? c->n : 1) * sizeof *r);
+    size_t n = 0;
+    for (size_t i = 0; r && i < c->n; i++) {
+        const sp_cmp_entry *e = &c->entries[i];
+        if (e->tested && e->base.calls_per_rank > 0 && e->cand.calls_per_rank > 0)
+            r[n++] = e->ratio / (e->cand.calls_per_rank / e->base.calls_per_rank);
+    }
+    if (n >= 3) {
+        qsort(r, n, sizeof *r, cmp_dbl);
+        c->common_ratio = n % 2 ? r[n / 2] : sqrt(r[n / 2 - 1] * r[n / 2]);
+        c->common_n = n;
+        c->undecided = fabs(c->common_ratio - 1) * 100 > c->opts.min_change_pct;
+    }
+    free(r);
 }
 
 /* ---------------------------------------------------------------- order */
@@ -470,10 +659,9 @@ static void work_free(work *w, size_t nb, size_t nc)
         sp__cmp_run_free(&w->cr[j]);
     free(w->br);
     free(w->cr);
-    sp__cmp_samples_free(&w->sb);
-    sp__cmp_samples_free(&w->sc);
     free(w->locb);
     free(w->locc);
+    free(w->quant);
     free(w->norm);
     free(w->xb);
     free(w->xc);
@@ -490,6 +678,25 @@ static void rank_range(const sp__cmp_run *r, size_t n, size_t *lo, size_t *hi, s
         *hi = k > *hi ? k : *hi;
         *threads = r[j].threads_max > *threads ? r[j].threads_max : *threads;
         *span += r[j].span_s / (double)n;
+    }
+}
+
+/* Each side's waits for a CPU: its runs' added up; measured only when
+ * every run of the side is. */
+static void sides_sched(sp_compare *c, const work *w)
+{
+    for (int side = 0; side < 2; side++) {
+        const sp__cmp_run *r = side ? w->cr : w->br;
+        size_t n = side ? c->ncand : c->nbase;
+        sp_sched_summary *s = side ? &c->cand_sched : &c->base_sched;
+        memset(s, 0, sizeof *s);
+        bool all = true;
+        for (size_t j = 0; j < n; j++) {
+            all &= r[j].sched.measured;
+            sp_sched_summary_add(s, &r[j].sched);
+        }
+        s->measured = all && n;
+        sp_sched_summary_finish(s);
     }
 }
 
@@ -512,44 +719,37 @@ static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run
     return rc;
 }
 
-/* The typical call of every run and key (w->locb, w->locc); with keep (one
- * run per side), the sorted samples stay in w->sb / w->sc for the test.
- * *scratch grows to the most calls of any key. */
-static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o, bool keep,
-                     size_t *scratch)
+/* The typical call of every run and key (w->locb, w->locc), from the
+ * runs' histograms. */
+static int locations(work *w, size_t nb, size_t nc, const sp_compare_options *o)
 {
     size_t nkeys = w->keys.n;
     w->locb = calloc(nb * nkeys + 1, sizeof *w->locb);
     w->locc = calloc(nc * nkeys + 1, sizeof *w->locc);
-    if (!w->locb || !w->locc)
+    w->quant = calloc(nkeys + 1, sizeof *w->quant);
+    if (!w->locb || !w->locc || !w->quant)
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
-    size_t cap = 0;
-    int rc = 0;
-    for (size_t j = 0; j < nb + nc && !rc; j++) {
+    /* Every run uses the key's one quantile: the lowest the run with the
+     * fewest calls of it allows. */
+    for (size_t k = 0; k < nkeys; k++) {
+        uint64_t fewest = UINT64_MAX;
+        for (size_t j = 0; j < nb + nc; j++) {
+            uint64_t n = (j < nb ? w->br[j] : w->cr[j - nb]).fig[k].calls;
+            fewest = n && n < fewest ? n : fewest;
+        }
+        w->quant[k] = o->quantile > 0 ? o->quantile
+                                      : sp__typical_quantile(fewest == UINT64_MAX ? 0 : fewest,
+                                                             o->alpha);
+    }
+    for (size_t j = 0; j < nb + nc; j++) {
         bool is_base = j < nb;
         size_t jj = is_base ? j : j - nb;
         const sp__cmp_run *r = is_base ? &w->br[jj] : &w->cr[jj];
         double *loc = (is_base ? w->locb : w->locc) + jj * nkeys;
-        sp__cmp_samples sm;
-        /* Stratify by rank when one run per side has the same ranks. */
-        bool by_rank = keep && w->br[0].run->nranks > 1 &&
-                       w->br[0].run->nranks == w->cr[0].run->nranks;
-        rc = sp__cmp_samples_collect(r, nkeys, o->tree, o->own, by_rank, &sm);
-        size_t most = 0;
-        for (size_t k = 0; !rc && k < nkeys; k++) {
-            size_t cnt = sm.off[(k + 1) * sm.nstrata] - sm.off[k * sm.nstrata];
-            most = cnt > most ? cnt : most;
-        }
-        cap = most > cap ? most : cap; /* HL's scratch needs this many */
-        for (size_t k = 0; !rc && k < nkeys; k++)
-            loc[k] = typical_call(&sm, (int32_t)k, o);
-        if (!rc && keep)
-            *(is_base ? &w->sb : &w->sc) = sm;
-        else
-            sp__cmp_samples_free(&sm); /* zeroed by a failed collect */
+        for (size_t k = 0; k < nkeys; k++)
+            loc[k] = typical_call(r, (int32_t)k, o, w->quant[k]);
     }
-    *scratch = cap > *scratch ? cap : *scratch;
-    return rc;
+    return 0;
 }
 
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
@@ -578,7 +778,7 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
     }
     size_t nkeys = w.keys.n, scratch = nb > nc ? nb : nc;
     if (!rc)
-        rc = locations(&w, nb, nc, o, c->mode == SP_CMP_MODE_CALLS, &scratch);
+        rc = locations(&w, nb, nc, o);
     if (!rc) {
         /* The share floor's whole: robust like the impacts (see header). */
         c->base_share_s = c->base_run_s;
@@ -589,12 +789,9 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
                     sum += w.locb[j * nkeys + k] * w.br[j].fig[k].calls_per_rank;
             c->base_share_s = sum / (double)nb;
         }
-        /* HL's logs need room for a key's calls; the rest a run apiece. */
-        if (c->mode == SP_CMP_MODE_CALLS && o->estimator != SP_CMP_EST_HL)
-            scratch = nb > nc ? nb : nc;
         w.xb = malloc((scratch ? scratch : 1) * sizeof *w.xb);
         w.xc = malloc((scratch ? scratch : 1) * sizeof *w.xc);
-        w.norm = malloc((w.sb.nstrata ? w.sb.nstrata : 1) * sizeof *w.norm);
+        w.norm = malloc((w.br[0].nranks ? w.br[0].nranks : 1) * sizeof *w.norm);
         c->entries = calloc(nkeys ? nkeys : 1, sizeof *c->entries);
         if (!w.xb || !w.xc || !w.norm || !c->entries)
             rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
@@ -624,6 +821,13 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
         entry_of[k] = (int32_t)(c->n - 1);
     }
     free(entry_of);
+    if (!rc) {
+        common_change(c);
+        for (size_t i = 0; i < c->n; i++)
+            if (c->entries[i].verdict != SP_CMP_NEW && c->entries[i].verdict != SP_CMP_REMOVED)
+                decide(&c->entries[i], c);
+        sides_sched(c, &w);
+    }
     work_free(&w, nb, nc);
     if (!rc) {
         if (o->tree)

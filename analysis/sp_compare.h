@@ -5,60 +5,83 @@
  * compare`, the viewer's Compare page). Pure computation: no I/O.
  *
  * Input: one or more runs per side (BASE and CANDIDATE). Per region (or,
- * with `tree`, per call path) the model gives
- *   - on each side the region's time per rank: its summed call time on a
- *     rank divided by the number of that rank's threads that ran it (so
- *     threads working in parallel are not summed), mean and max over the
- *     ranks that ran the region, and its calls per rank (same averaging).
- *     Never a sum over ranks: runs with different rank or thread counts are
- *     compared per rank;
- *   - the estimated ratio candidate / base of that time per rank, with a
- *     1 - alpha confidence interval, and the change in percent;
- *   - the impact: (ratio - 1) x the base's typical time per rank (its
- *     typical call x calls per rank), in seconds per rank: the shift of
- *     the typical call x the calls; it ranks the regions and meets the
- *     floors;
- *   - a verdict: slower, faster, within noise, new, removed, or not
- *     comparable, with the reason.
+ * with `tree`, per call path) the model gives two quantities, each with its
+ * base and candidate values, change and interval, in the same unit
+ * (seconds per rank) so that a row never mixes them:
  *
- * The typical call. Timing noise on a shared machine only ever adds time
- * (preemption, interrupts, another process on the core, cache and memory
- * contention), and it can hit half the calls of a run or more; a change of
- * the code moves every call, the fastest included. So a region's typical
- * call is the lower quartile of its call durations (estimator QUANTILE,
- * quantile 0.25, the default), or the Hodges-Lehmann location of all of
- * them (estimator HL: more efficient when the noise is symmetric, much
- * less robust when it is not; see README "Comparing runs" for both
- * measured on this machine).
+ *   - the TYPICAL time per rank: the typical call x calls per rank. The
+ *     typical call is a low quantile of the region's call durations:
+ *     timing noise on a shared machine only ever adds time (preemption,
+ *     another process on the core, a slower CPU state for a while), and
+ *     adds it to some calls, while a change of the code moves every call,
+ *     the fastest included. The quantile is the lowest one that still has a
+ *     distribution-free interval with the calls at hand (1 - (alpha/4)^(1/n)
+ *     for n calls: 3 % of 150 calls, 0.7 % of 600), kept within 1-25 %
+ *     (o->quantile fixes it instead); HL uses the Hodges-Lehmann location.
+ *   - the TOTAL time per rank: every call's time. Its change is judged
+ *     both as it is and beyond what the machine's load explains: from the
+ *     scheduling samples the recorder took, the share of the region's time
+ *     its threads waited for a CPU on each side (each call's time x its
+ *     thread's wait share at that moment), wb and wc; unchanged code takes
+ *     (1 - wb) / (1 - wc) times the base's time (runs without samples:
+ *     1). It counts only when it is clear either way. Waits for messages,
+ *     locks and I/O are in it: a change of the total that the typical call
+ *     does not show is a TAIL change.
+ *
+ * Time per rank: a region's time on a rank divided by the number of that
+ * rank's threads that ran it (threads working in parallel are not summed),
+ * mean (and max) over the ranks that ran the region. Never a sum over
+ * ranks: runs with different rank or thread counts compare per rank.
  *
  * Two modes, chosen by the number of runs:
- *   SP_CMP_MODE_CALLS (one run per side): the per-call durations of the
- *     region (all ranks and threads pooled) are compared on a log scale:
- *     QUANTILE: log q(cand) - log q(base), interval from the two
- *     distribution-free order-statistic intervals of the quantile
- *     (Bonferroni, so the coverage is at least 1 - alpha); HL: the
- *     Hodges-Lehmann shift with its Mann-Whitney interval
- *     (sp_compare_stats.h). Ratio = exp(shift) x (calls per rank of the
- *     candidate / of the base): a changed call count is a real change of
- *     the time per rank and is reported as such ("calls 38 -> 76 per
- *     rank"). This mode sees only the scatter of calls within each run, not
- *     the run-to-run noise.
- *   SP_CMP_MODE_RUNS (two or more runs on a side): each run gives one value
- *     per region, its time per rank estimated robustly: typical call (as
- *     above, the median for HL) x calls per rank, so that a few preempted
- *     calls do not make a whole run look slow; the ratio is that of the
- *     geometric means of the runs' values with Welch's t interval on the
- *     logarithms: the run-to-run variation is the noise.
+ *   SP_CMP_MODE_CALLS (one run per side):
+ *     typical: the ratio of the two quantiles of the call durations (all
+ *     ranks and threads pooled; with the same ranks > 1 on both sides each
+ *     call relative to the base's median call on its rank), x the ratio of
+ *     calls per rank (exact), interval from the two order-statistic
+ *     intervals (Bonferroni: coverage >= 1 - alpha whatever the
+ *     distributions). HL: the Hodges-Lehmann shift with its Mann-Whitney
+ *     interval. Then, with own time, every region's typical change is judged
+ *     against the comparison's COMMON change (the median per-call change of
+ *     the regions with an interval, when there are 3 or more): a machine that
+ *     runs everything 20 % slower is not 20 regressions. A common change
+ *     beyond the budget leaves the comparison undecided.
+ *     total: the difference of the totals with an interval of
+ *     z = normal quantile(1 - alpha/40) (99.75 % at alpha 0.05) standard
+ *     errors from two noises: the within-run variation of the region's time
+ *     over SP__CMP_SEGMENTS segments of each run, and the scatter of the
+ *     waits for a CPU in it (preemptions arrive at random: compound
+ *     Poisson, variance 2 x mean wait of a preemption x the expected wait),
+ *     around both the measured change and the change beyond the load's.
+ *   SP_CMP_MODE_RUNS (two or more runs on a side): each run gives one
+ *     typical time per rank and one total per rank (raw and net); ratios of geometric
+ *     means with Welch's t interval on the logarithms (typical at 1 - alpha,
+ *     total at 1 - alpha/20): the run-to-run variation is the noise.
  *
- * Verdict: the change is statistically clear when the interval excludes a
- * ratio of 1, and practically relevant when |change| exceeds
- * min_change_pct (the budget of `check --max-regression`), |impact| is at
- * least min_time_s and at least min_share_pct of the base run's wall time
- * per rank (base_share_s). Slower / faster needs both; the direction is the sign of the
- * estimate, which lies inside its interval. Everything else measured on
- * both sides is "within noise" (why: not clear, or clear but small); "not
- * comparable" when no interval exists (one or too few calls per run, or a
- * region missing from some of a side's runs): repeat the runs.
+ * Verdict (decide()): SLOWER / FASTER when
+ *   1. the typical change (relative to the common change) is clear (its
+ *      interval excludes no change) and beyond the budget (min_change_pct)
+ *      and its impact (change x the base's typical time per rank) is at
+ *      least min_time_s and min_share_pct of the run per rank - unless the
+ *      region's calls were preempted too often to have undisturbed fast
+ *      calls on a side (measured preemptions per typical call > 0.5): then
+ *      NOT_COMPARABLE, why INTERFERENCE; or
+ *   2. (basis TOTAL) the total's change is clear, beyond the budget and its
+ *      impact meets the same floors, both as measured and beyond the load's
+ *      (impact: the smaller); clear as measured only: the waits for a CPU
+ *      may explain it, NOT_COMPARABLE, why CPU_WAIT.
+ * Everything else measured on both sides is "within noise" (why: not clear,
+ * clear but small, or like the common change); "not comparable" when no
+ * interval exists (too few calls, or a region missing from some of a side's
+ * runs): repeat the runs. The direction is the estimate's sign.
+ *
+ * What the estimators need from a run (so that they run from aggregates,
+ * without per-call durations in memory): per (region, rank) the count and
+ * the exact sum of call durations (own or inclusive) and its values at a
+ * few ranks (order statistics: a histogram's value at rank); per (region,
+ * rank) the sums by segment of the net time; per rank the scheduling
+ * summary (sp_sched.h). HL needs the whole distribution (weighted bucket
+ * pairs of two histograms).
  *
  * Ownership: an sp_compare owns its entries and their names; it does not
  * keep pointers into the runs.
@@ -72,6 +95,7 @@
 
 #include "sp_analysis.h"
 #include "sp_model.h"
+#include "sp_sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -97,7 +121,22 @@ typedef enum sp_cmp_why {
     SP_CMP_WHY_FEW_CALLS,     /* not comparable: too few calls per run for an
                                  interval (one run per side) */
     SP_CMP_WHY_MISSING_RUNS,  /* not comparable: absent from some runs of a side */
+    SP_CMP_WHY_COMMON,        /* within noise: clear, but no more than the
+                                 comparison's common change */
+    SP_CMP_WHY_INTERFERENCE,  /* not comparable: its calls were preempted too
+                                 often on a side (measured) for fast calls to
+                                 be undisturbed */
+    SP_CMP_WHY_CPU_WAIT,      /* not comparable: its total changed clearly,
+                                 but not beyond the measured waits for a CPU
+                                 in it */
 } sp_cmp_why;
+
+/* Which quantity decided a slower / faster verdict. */
+typedef enum sp_cmp_basis {
+    SP_CMP_BASIS_NONE = 0,
+    SP_CMP_BASIS_TYPICAL, /* the typical time per rank */
+    SP_CMP_BASIS_TOTAL,   /* the total: a tail change (waits, stalls) */
+} sp_cmp_basis;
 
 typedef enum sp_cmp_mode {
     SP_CMP_MODE_CALLS = 0, /* one run per side: per-call durations */
@@ -112,9 +151,14 @@ typedef struct sp_cmp_side {
     double time_max_s;       /* time per rank, max over ranks */
     double per_call_s;       /* typical call (the estimator's location of the
                                 call durations), mean over the side's runs */
-    double typical_time_s;   /* robust time per rank: typical call x calls per
+    double typical_time_s;   /* TYPICAL time per rank: typical call x calls per
                                 rank (mean over runs); preempted calls barely
                                 move it, unlike time_mean_s */
+    double cpu_wait_s;       /* of time_mean_s, the estimated wait for a CPU
+                                (measured; 0 without scheduling samples) */
+    double net_time_s;       /* time_mean_s - cpu_wait_s */
+    double preempt_per_call; /* measured preemptions per typical call
+                                (0: not measured), the worst run's */
     uint32_t runs;           /* runs of this side in which the entry has calls */
     uint32_t ranks;          /* ranks that ran it (largest over runs) */
 } sp_cmp_side;
@@ -124,22 +168,39 @@ typedef struct sp_cmp_entry {
     int32_t depth;         /* tree: 1 = top level; regions: 0 */
     int32_t parent;        /* tree: index of the parent entry or -1 */
     sp_cmp_side base, cand;
+    double quantile;       /* of the typical call (0 for HL) */
+    /* The typical time per rank. */
     bool tested;           /* ratio_lo / ratio_hi are set */
-    double ratio;          /* candidate / base time per rank (estimate; when
-                              untested, the ratio of the typical times) */
+    double ratio;          /* candidate / base typical time per rank (estimate;
+                              when untested, the ratio of the typical times) */
     double ratio_lo, ratio_hi;
     double change_pct;     /* 100 (ratio - 1); +INF for new, -100 removed */
     double change_lo_pct, change_hi_pct;
-    double impact_s;       /* (ratio - 1) x base.typical_time_s: the shift of
-                              the typical call x the calls per rank, s per
-                              rank; new: the candidate's time per rank,
-                              removed: minus the base's */
-    double p_value;        /* of the test (informational): Welch's with
+    double rel_ratio;      /* ratio / the common change: what is judged */
+    /* The total time per rank (time_mean_s). */
+    bool total_tested;     /* total_lo_pct / total_hi_pct are set */
+    double total_change_pct; /* 100 (cand / base - 1) of time_mean_s */
+    double total_lo_pct, total_hi_pct; /* spans the intervals of the change
+                              and of the change net of the waits for a CPU */
+    double total_diff_s;   /* what is judged, s per rank: the smaller of the
+                              change of time_mean_s as measured and beyond
+                              what the machine's load explains (0 when they
+                              disagree in sign) */
+    bool total_raw_clear;  /* the change of time_mean_s is clear */
+    bool total_net_clear;  /* and so is the change beyond the load's */
+    double impact_s;       /* of the deciding quantity, s per rank: typical:
+                              (rel_ratio - 1) x base.typical_time_s, or
+                              total_diff_s when the total's change is clear the
+                              same way and larger; total: total_diff_s; new:
+                              the candidate's time per rank, removed: minus
+                              the base's */
+    double p_value;        /* of the typical test (informational): Welch's with
                               repeated runs, the Mann-Whitney p with HL; 1
                               for the quantile estimator and when untested */
     bool calls_changed;    /* calls per rank differ by more than 0.5 % */
     sp_cmp_verdict verdict;
     sp_cmp_why why;
+    sp_cmp_basis basis;    /* slower / faster: which quantity decided */
 } sp_cmp_entry;
 
 typedef enum sp_cmp_estimator {
@@ -149,7 +210,8 @@ typedef enum sp_cmp_estimator {
 
 typedef struct sp_compare_options {
     sp_cmp_estimator estimator; /* SP_CMP_EST_QUANTILE */
-    double quantile;       /* 0.25: the lower quartile (0 < quantile < 1) */
+    double quantile;       /* 0 (default): the lowest quantile with an interval,
+                              1-25 %; else that quantile (0 < quantile < 1) */
     double alpha;          /* 0.05: 95 % intervals (0 < alpha < 1) */
     double min_change_pct; /* 10: a smaller change is not counted */
     double min_time_s;     /* 1e-4: a smaller impact per rank is not counted */
@@ -176,6 +238,16 @@ typedef struct sp_compare {
                                 region's typical time per rank, which a busy
                                 machine inflates as little as the impacts it
                                 is compared with; inclusive: base_run_s */
+    double common_ratio;     /* one run per side: the median per-call change
+                                of the regions with an interval (1 when
+                                fewer than 3); regions are judged against it */
+    size_t common_n;         /* regions it is the median of */
+    bool undecided;          /* the common change is beyond the budget: one
+                                run per side cannot tell the machine from
+                                the code (check: exit 3, retry) */
+    sp_sched_summary base_sched, cand_sched; /* waits for a CPU, each side's
+                                runs added up (measured: all of them have
+                                scheduling samples) */
     size_t n;
     sp_cmp_entry *entries;   /* regions: by |impact| descending, then name;
                                 tree: depth first, siblings so ordered */
@@ -186,9 +258,11 @@ typedef struct sp_compare {
  * Compare runs: base[0..nb), cand[0..nc), nb, nc >= 1. Runs need not be
  * analyzed, except with o->tree (call paths need sp_run_analyze()). o may be
  * NULL (defaults). NULL with sp_last_error() on SP_EINVAL (no runs, bad
- * option, tree on a run not analyzed) or SP_ENOMEM. O(calls) plus the
- * sorting of each region's calls (one run per side); a region with millions
- * of calls costs ~0.1 s (see sp__hl_shift).
+ * option, tree on a run not analyzed) or SP_ENOMEM. One pass over each
+ * run's calls builds the per (key, rank) figures, segments and duration
+ * histograms (sp_hist.h: memory per distinct bucket, never per call); the
+ * order statistics are read from the histograms (within
+ * SP_HIST_REL_ERROR), HL from their weighted buckets.
  */
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
                             size_t nc, const sp_compare_options *o);
@@ -243,15 +317,61 @@ char *sp_cmp_fmt_time(double s, char *buf, size_t n);
 #define SP_CMP_RATIO_FROM_PCT 900.0
 char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n);
 
+/* The total's change: "+24.8 % [+21.0, +28.9]", "+12.0 %" (untested),
+ * "new", "removed". Returns buf. */
+char *sp_cmp_total_text(const sp_cmp_entry *e, char *buf, size_t n);
+
+/* For a slower / faster verdict the total decided (a tail change): what
+ * that means, for a note; NULL otherwise. */
+const char *sp_cmp_basis_text(const sp_cmp_entry *e);
+
+/* The common change in a sentence for headers: "+3.1 %: the median
+ * typical-call change of 17 regions; each region is judged against it".
+ * Returns buf. */
+char *sp_compare_common_text(const sp_compare *c, char *buf, size_t n);
+
+/* Both sides' waits for a CPU: "base waited 4 % of its run for a CPU (12
+ * preemptions); candidate waited 31 % ..." or "... not measured".
+ * Returns buf. */
+char *sp_compare_sched_text(const sp_compare *c, char *buf, size_t n);
+
+/* One of an entry's two quantities, for a surface with room for one (a
+ * chart's row): its name, both sides, its change and interval. */
+typedef struct sp_cmp_quantity {
+    const char *name;      /* "typical" or "total" */
+    double base_s, cand_s; /* time per rank on each side */
+    double change_pct, lo_pct, hi_pct;
+    bool tested;           /* lo_pct / hi_pct are set */
+} sp_cmp_quantity;
+
+/* The quantity e's verdict rests on: the total for a tail change and for
+ * a change the waits for a CPU may explain, else the typical time. */
+void sp_cmp_entry_quantity(const sp_cmp_entry *e, sp_cmp_quantity *q);
+
 /* "calls 38 -> 76 per rank" when calls_changed, else "". Returns buf. */
 char *sp_cmp_calls_text(const sp_cmp_entry *e, char *buf, size_t n);
 
 /* Does e fail the `check` gate? SLOWER always (the model already applied
  * the budget); NEW with fail_on_new; NOT_COMPARABLE with fail_undecided
- * when its rough change (ratio of the observed times per rank) is above
- * min_change_pct. */
+ * when its rough change (ratio of the observed typical times) is above
+ * min_change_pct and the floors. */
 bool sp_cmp_entry_fails(const sp_compare *c, const sp_cmp_entry *e, bool fail_on_new,
                         bool fail_undecided);
+
+/* Is e undecided because of measured interference (NOT_COMPARABLE, why
+ * INTERFERENCE or CPU_WAIT) with a rough change over the budget and floors? */
+bool sp_cmp_entry_undecided(const sp_compare *c, const sp_cmp_entry *e);
+
+/* The outcome of the `check` gate: FAIL when an entry fails; else
+ * UNDECIDED when the comparison is undecided (c->undecided) or an entry is
+ * (sp_cmp_entry_undecided): the runs were disturbed, repeat them (with
+ * fail_undecided: FAIL); else PASS. */
+typedef enum sp_cmp_gate {
+    SP_CMP_GATE_PASS = 0,
+    SP_CMP_GATE_FAIL,
+    SP_CMP_GATE_UNDECIDED,
+} sp_cmp_gate;
+sp_cmp_gate sp_compare_gate(const sp_compare *c, bool fail_on_new, bool fail_undecided);
 
 /* The entry named name (tree: the first at that name), or NULL. */
 const sp_cmp_entry *sp_compare_find(const sp_compare *c, const char *name);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp_compare_keys.c - keys shared by the runs of a comparison, the per-rank
- * figures of each key in a run, and the per-call samples (see
- * sp_compare_keys.h).
+ * sp_compare_keys.c - keys shared by the runs of a comparison, and the
+ * per-rank figures and duration histograms of each key in a run, in one
+ * pass over its calls (see sp_compare_keys.h).
  */
 #include "sp_compare_keys.h"
 
@@ -186,56 +186,136 @@ static size_t max_rank_calls(const sp_run *run)
     return m;
 }
 
+/* First start and last end of the rank's calls: its segments' span. */
+static void rank_span(const sp_rank_data *rk, int64_t *t0, int64_t *t1)
+{
+    *t0 = INT64_MAX, *t1 = INT64_MIN;
+    for (size_t i = 0; i < rk->ncalls; i++) {
+        *t0 = rk->start_ns[i] < *t0 ? rk->start_ns[i] : *t0;
+        *t1 = rk->end_ns[i] > *t1 ? rk->end_ns[i] : *t1;
+    }
+}
+
+/* Per key, what one rank adds up before it is averaged into the run's. */
+typedef struct rank_acc {
+    int64_t *ns;
+    double *wait_ns, *seg_ns; /* seg: SP__CMP_SEGMENTS per key */
+    uint64_t *calls;
+    uint32_t *threads;
+    int64_t *last;
+} rank_acc;
+
+static void rank_acc_free(rank_acc *a)
+{
+    free(a->ns), free(a->wait_ns), free(a->seg_ns), free(a->calls), free(a->threads),
+        free(a->last);
+}
+
+static int rank_acc_alloc(rank_acc *a, size_t nkeys)
+{
+    size_t n = nkeys ? nkeys : 1;
+    a->ns = calloc(n, sizeof *a->ns);
+    a->wait_ns = calloc(n, sizeof *a->wait_ns);
+    a->seg_ns = calloc(n * SP__CMP_SEGMENTS, sizeof *a->seg_ns);
+    a->calls = calloc(n, sizeof *a->calls);
+    a->threads = calloc(n, sizeof *a->threads);
+    a->last = malloc(n * sizeof *a->last);
+    if (!a->ns || !a->wait_ns || !a->seg_ns || !a->calls || !a->threads || !a->last)
+        return SP_ENOMEM;
+    for (size_t k = 0; k < n; k++)
+        a->last[k] = -1;
+    return 0;
+}
+
+/* One rank's calls into acc (times of calls, their estimated waits for a
+ * CPU, by segment). owns: the rank's own durations or NULL (inclusive). */
+static int rank_add(sp__cmp_run *r, size_t rank, bool tree, const int64_t *owns,
+                    const sp_sched_index *ix, int64_t stamp_base, rank_acc *a)
+{
+    const sp_rank_data *rk = &r->run->ranks[rank];
+    int rc = 0;
+    int64_t t0, t1;
+    rank_span(rk, &t0, &t1);
+    double seg_per_ns = t1 > t0 ? SP__CMP_SEGMENTS / (double)(t1 - t0) : 0;
+    /* Calls come ordered by thread, so a (key, thread) pair is one run of
+     * calls: count a thread when the key's last thread changes. */
+    for (size_t i = 0; i < rk->ncalls; i++) {
+        int32_t k = sp__cmp_call_key(r, rk, i, tree);
+        if (k < 0)
+            continue;
+        int64_t d = owns ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
+        if (!rc)
+            rc = sp_hist_add(&r->hist[(size_t)k * r->nranks + rank], d);
+        double w = (double)d * sp_sched_share_at(ix, rk->thread[i], rk->start_ns[i]);
+        size_t j = (size_t)((double)(rk->start_ns[i] - t0) * seg_per_ns);
+        a->ns[k] += d;
+        a->wait_ns[k] += w;
+        a->seg_ns[(size_t)k * SP__CMP_SEGMENTS + (j < SP__CMP_SEGMENTS ? j : SP__CMP_SEGMENTS - 1)] +=
+            (double)d;
+        a->calls[k]++;
+        int64_t stamp = stamp_base + rk->thread[i];
+        if (a->last[k] != stamp) {
+            a->last[k] = stamp;
+            a->threads[k]++;
+        }
+    }
+    return rc;
+}
+
+/* Average the rank's sums per thread into the run's figures; reset acc. */
+static void rank_fold(rank_acc *a, size_t nkeys, sp__cmp_fig *fig)
+{
+    for (size_t k = 0; k < nkeys; k++) {
+        if (!a->calls[k])
+            continue;
+        sp__cmp_fig *f = &fig[k];
+        double per = (double)a->ns[k] * NS_TO_S / (double)a->threads[k];
+        f->calls += a->calls[k];
+        f->calls_per_rank += (double)a->calls[k] / (double)a->threads[k];
+        f->time_mean_s += per;
+        f->wait_s += a->wait_ns[k] * NS_TO_S / (double)a->threads[k];
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++) {
+            double *s = &a->seg_ns[k * SP__CMP_SEGMENTS + j];
+            f->seg_s[j] += *s * NS_TO_S / (double)a->threads[k];
+            *s = 0;
+        }
+        if (per > f->time_max_s)
+            f->time_max_s = per;
+        f->ranks++;
+        a->ns[k] = 0;
+        a->wait_ns[k] = 0;
+        a->calls[k] = 0;
+        a->threads[k] = 0;
+    }
+}
+
 int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
 {
     const sp_run *run = r->run;
     size_t maxcalls = max_rank_calls(run);
+    rank_acc a = {0};
     r->fig = calloc(nkeys ? nkeys : 1, sizeof *r->fig);
-    int64_t *ns = calloc(nkeys ? nkeys : 1, sizeof *ns);
-    uint64_t *calls = calloc(nkeys ? nkeys : 1, sizeof *calls);
-    uint32_t *threads = calloc(nkeys ? nkeys : 1, sizeof *threads);
-    int64_t *last = malloc((nkeys ? nkeys : 1) * sizeof *last);
+    r->nkeys = nkeys;
+    r->nranks = run->nranks;
+    r->hist = calloc(nkeys * run->nranks + 1, sizeof *r->hist); /* zeroed: empty */
     int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
-    if (!r->fig || !ns || !calls || !threads || !last || (own && !owns)) {
-        free(ns), free(calls), free(threads), free(last), free(owns);
+    if (!r->fig || !r->hist || rank_acc_alloc(&a, nkeys) || (own && !owns)) {
+        rank_acc_free(&a);
+        free(owns);
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
     }
-    for (size_t k = 0; k < nkeys; k++)
-        last[k] = -1;
     int64_t stamp_base = 0; /* thread stamps never repeat across ranks */
-    for (size_t rr = 0; rr < run->nranks; rr++) {
+    int rc = 0;
+    for (size_t rr = 0; rr < run->nranks && !rc; rr++) {
         const sp_rank_data *rk = &run->ranks[rr];
+        sp_sched_index ix;
+        if ((rc = sp_sched_index_build(rk, &ix)))
+            break;
         if (own)
             sp__cmp_own_durations(rk, owns);
-        /* Calls come ordered by thread, so a (key, thread) pair is one run
-         * of calls: count a thread when the key's last thread changes. */
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t k = sp__cmp_call_key(r, rk, i, tree);
-            if (k < 0)
-                continue;
-            ns[k] += own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
-            calls[k]++;
-            int64_t stamp = stamp_base + rk->thread[i];
-            if (last[k] != stamp) {
-                last[k] = stamp;
-                threads[k]++;
-            }
-        }
-        for (size_t k = 0; k < nkeys; k++) {
-            if (!calls[k])
-                continue;
-            sp__cmp_fig *f = &r->fig[k];
-            double per = (double)ns[k] * NS_TO_S / (double)threads[k];
-            f->calls += calls[k];
-            f->calls_per_rank += (double)calls[k] / (double)threads[k];
-            f->time_mean_s += per;
-            if (per > f->time_max_s)
-                f->time_max_s = per;
-            f->ranks++;
-            ns[k] = 0;
-            calls[k] = 0;
-            threads[k] = 0;
-        }
+        rc = rank_add(r, rr, tree, owns, &ix, stamp_base, &a);
+        sp_sched_index_free(&ix);
+        rank_fold(&a, nkeys, r->fig);
         /* Threads that ran something (calls come grouped by thread). */
         size_t busy = 0;
         for (size_t i = 0; i < rk->ncalls; i++)
@@ -249,85 +329,26 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
         if (f->ranks) {
             f->calls_per_rank /= f->ranks;
             f->time_mean_s /= f->ranks;
+            f->wait_s /= f->ranks;
+            for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+                f->seg_s[j] /= f->ranks;
         }
     }
     int64_t t0, t1;
     r->span_s = sp_run_time_span(run, &t0, &t1) == 0 ? (double)(t1 - t0) * NS_TO_S : 0;
-    free(ns), free(calls), free(threads), free(last), free(owns);
-    return 0;
+    sp_sched_run_summary(run, &r->sched, NULL);
+    rank_acc_free(&a);
+    free(owns);
+    return rc ? sp__error(SP_ENOMEM, "out of memory comparing runs") : 0;
 }
 
 void sp__cmp_run_free(sp__cmp_run *r)
 {
+    for (size_t i = 0; r->hist && i < r->nkeys * r->nranks; i++)
+        sp_hist_free(&r->hist[i]);
+    free(r->hist);
     free(r->local_key);
     free(r->fig);
     memset(r, 0, sizeof *r);
 }
 
-/* ---------------------------------------------------------------- samples */
-
-void sp__cmp_samples_free(sp__cmp_samples *s)
-{
-    free(s->off);
-    free(s->val);
-    memset(s, 0, sizeof *s);
-}
-
-int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
-                            bool by_rank, sp__cmp_samples *s)
-{
-    const sp_run *run = r->run;
-    memset(s, 0, sizeof *s);
-    size_t ns = by_rank && run->nranks ? run->nranks : 1;
-    nkeys *= ns; /* groups */
-    size_t total = 0, maxcalls = max_rank_calls(run);
-    for (size_t rr = 0; rr < run->nranks; rr++)
-        total += run->ranks[rr].ncalls;
-    s->off = calloc(nkeys + 1, sizeof *s->off);
-    s->val = malloc((total ? total : 1) * sizeof *s->val);
-    size_t *fill = malloc((nkeys + 1) * sizeof *fill);
-    int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
-    int64_t *tmp = NULL;
-    int rc = (!s->off || !s->val || !fill || (own && !owns)) ? SP_ENOMEM : 0;
-    s->nstrata = ns;
-    /* Counting sort by group, then each group's slice sorted. */
-    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
-        const sp_rank_data *rk = &run->ranks[rr];
-        size_t st = ns > 1 ? rr : 0;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t k = sp__cmp_call_key(r, rk, i, tree);
-            if (k >= 0)
-                s->off[(size_t)k * ns + st + 1]++;
-        }
-    }
-    size_t biggest = 0;
-    for (size_t k = 0; !rc && k < nkeys; k++) {
-        size_t cnt = s->off[k + 1];
-        biggest = cnt > biggest ? cnt : biggest;
-        s->off[k + 1] += s->off[k];
-        fill[k] = s->off[k];
-    }
-    for (size_t rr = 0; !rc && rr < run->nranks; rr++) {
-        const sp_rank_data *rk = &run->ranks[rr];
-        if (own)
-            sp__cmp_own_durations(rk, owns);
-        size_t st = ns > 1 ? rr : 0;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t k = sp__cmp_call_key(r, rk, i, tree);
-            if (k >= 0)
-                s->val[fill[(size_t)k * ns + st]++] = own ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
-        }
-    }
-    if (!rc) /* the radix buffer is optional (qsort without it) */
-        tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
-    for (size_t k = 0; !rc && k < nkeys; k++)
-        sp__sort_i64(s->val + s->off[k], s->off[k + 1] - s->off[k], tmp);
-    free(tmp);
-    free(fill);
-    free(owns);
-    if (rc) {
-        sp__cmp_samples_free(s);
-        return sp__error(SP_ENOMEM, "out of memory grouping %zu call durations", total);
-    }
-    return 0;
-}

@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sp_hist.h"
 #include "sp_model.h"
+#include "sp_sched.h"
 
 /* Separator of the regions of a call path in a key (never in names that
  * sp__label_copy would display: a control character). */
@@ -36,13 +38,24 @@ typedef struct sp__cmp_keys {
 int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent);
 void sp__cmp_keys_free(sp__cmp_keys *k);
 
-/* What a run says about one key. */
+/* A run's time is cut into this many equal segments (per rank, from its
+ * first call's start to its last call's end) for the within-run variation
+ * of a region's total. */
+#define SP__CMP_SEGMENTS 10
+
+/* What a run says about one key. Per rank figures are per thread that ran
+ * the key, averaged over the ranks that ran it. */
 typedef struct sp__cmp_fig {
     uint64_t calls;          /* all calls in the run */
     double calls_per_rank;   /* mean over ranks that ran it of calls / threads */
     double time_mean_s;      /* mean over those ranks of time / threads */
     double time_max_s;       /* max over ranks */
     uint32_t ranks;          /* ranks that ran it */
+    double wait_s;           /* of time_mean_s, the estimated wait for a CPU:
+                                each call's time x its thread's measured wait
+                                share at the call's start (0: not measured) */
+    double seg_s[SP__CMP_SEGMENTS]; /* time_mean_s by the segment the calls
+                                started in */
 } sp__cmp_fig;
 
 /* A run read for the comparison: the key of each call, per-key figures. */
@@ -53,7 +66,17 @@ typedef struct sp__cmp_run {
     sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
     double span_s;      /* wall time of the run */
     size_t threads_max; /* threads with calls on the busiest rank */
+    sp_sched_summary sched; /* how much the run waited for a CPU */
+    size_t nkeys, nranks;
+    sp_hist *hist;      /* per key and rank (k * nranks + rank): the call
+                           durations (ns, own or inclusive as compared) */
 } sp__cmp_run;
+
+/* Key k's histogram on rank r. */
+static inline const sp_hist *sp__cmp_hist(const sp__cmp_run *r, int32_t k, size_t rank)
+{
+    return &r->hist[(size_t)k * r->nranks + rank];
+}
 
 /* Register every region (or, with tree, every call path) of run that has
  * calls, filling r->local_key. 0, SP_EINVAL (tree on a run not analyzed) or
@@ -72,22 +95,10 @@ static inline int32_t sp__cmp_call_key(const sp__cmp_run *r, const sp_rank_data 
 void sp__cmp_own_durations(const sp_rank_data *rk, int64_t *own);
 
 /* Per-key figures of the run over nkeys keys (after every run's keys are
- * registered). 0 or SP_ENOMEM. */
+ * registered), and the histograms of its call durations per key and rank:
+ * what the run's aggregate pass gives. 0 or SP_ENOMEM. */
 int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own);
 
 void sp__cmp_run_free(sp__cmp_run *r);
-
-/* Per-call durations (ns) of a run grouped by key, and with by_rank by key
- * and rank: group g = k * nstrata + rank (nstrata = 1 or the run's ranks)
- * holds val[off[g] .. off[g + 1]), sorted ascending. 0 or SP_ENOMEM. */
-typedef struct sp__cmp_samples {
-    size_t nstrata;
-    size_t *off;
-    int64_t *val;
-} sp__cmp_samples;
-
-int sp__cmp_samples_collect(const sp__cmp_run *r, size_t nkeys, bool tree, bool own,
-                            bool by_rank, sp__cmp_samples *s);
-void sp__cmp_samples_free(sp__cmp_samples *s);
 
 #endif

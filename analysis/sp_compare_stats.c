@@ -200,41 +200,49 @@ int sp__mw_exact_cdf(size_t m, size_t n, size_t umax, double *cdf)
 /* Up to 4 order statistics of the pairwise differences found together. */
 #define NTARGETS 4
 
+/* A sorted sample of distinct values with counts (w NULL: each value
+ * once). */
+typedef struct wsample {
+    const double *v;
+    const uint64_t *w;
+    size_t len;  /* values */
+    uint64_t n;  /* their total count */
+} wsample;
+
+static uint64_t wt(const wsample *s, size_t i) { return s->w ? s->w[i] : 1; }
+
 /* For each threshold t[k]: the number of pairs with y_j - x_i <= t[k]
- * (strict: < when strict). One pass, a monotone pointer per threshold. */
-static void count_pairs(const double *x, size_t m, const double *y, size_t n, const double *t,
-                        size_t nt, bool strict, uint64_t *cnt)
+ * (weighted by both counts). One pass, a monotone pointer per threshold. */
+static void count_pairs(const wsample *x, const wsample *y, const double *t, size_t nt,
+                        uint64_t *cnt)
 {
     size_t j[NTARGETS] = {0};
+    uint64_t below[NTARGETS] = {0}; /* count of y before pointer j */
     for (size_t k = 0; k < nt; k++)
         cnt[k] = 0;
-    for (size_t i = 0; i < m; i++) {
+    for (size_t i = 0; i < x->len; i++) {
         for (size_t k = 0; k < nt; k++) {
-            double lim = x[i] + t[k];
+            double lim = x->v[i] + t[k];
             size_t p = j[k];
-            if (strict)
-                while (p < n && y[p] < lim)
-                    p++;
-            else
-                while (p < n && y[p] <= lim)
-                    p++;
+            while (p < y->len && y->v[p] <= lim)
+                below[k] += wt(y, p++);
             j[k] = p;
-            cnt[k] += p;
+            cnt[k] += wt(x, i) * below[k];
         }
     }
 }
 
 /* The smallest difference y_j - x_i that is > t. */
-static double next_difference(const double *x, size_t m, const double *y, size_t n, double t)
+static double next_difference(const wsample *x, const wsample *y, double t)
 {
     double best = INFINITY;
     size_t j = 0;
-    for (size_t i = 0; i < m; i++) {
-        while (j < n && !(y[j] - x[i] > t))
+    for (size_t i = 0; i < x->len; i++) {
+        while (j < y->len && !(y->v[j] - x->v[i] > t))
             j++;
-        if (j == n)
+        if (j == y->len)
             break;
-        double d = y[j] - x[i];
+        double d = y->v[j] - x->v[i];
         if (d < best)
             best = d;
     }
@@ -243,10 +251,10 @@ static double next_difference(const double *x, size_t m, const double *y, size_t
 
 /* The k-th smallest (1-based, k[q] in 1..m n) of the differences, for each
  * q < nk, by simultaneous bisection on the value. */
-static void select_differences(const double *x, size_t m, const double *y, size_t n,
-                               const uint64_t *k, size_t nk, double *out)
+static void select_differences(const wsample *x, const wsample *y, const uint64_t *k, size_t nk,
+                               double *out)
 {
-    double dmin = y[0] - x[m - 1], dmax = y[n - 1] - x[0];
+    double dmin = y->v[0] - x->v[x->len - 1], dmax = y->v[y->len - 1] - x->v[0];
     double lo[NTARGETS], hi[NTARGETS], mid[NTARGETS];
     uint64_t cnt[NTARGETS];
     bool done[NTARGETS];
@@ -268,7 +276,7 @@ static void select_differences(const double *x, size_t m, const double *y, size_
         }
         if (!active)
             break;
-        count_pairs(x, m, y, n, mid, nk, false, cnt);
+        count_pairs(x, y, mid, nk, cnt);
         for (size_t q = 0; q < nk; q++) {
             if (done[q])
                 continue;
@@ -281,7 +289,7 @@ static void select_differences(const double *x, size_t m, const double *y, size_
     /* Snap to an actual difference: the smallest one above lo is in
      * (lo, hi], and the bracket is narrower than any gap we care about. */
     for (size_t q = 0; q < nk; q++) {
-        double v = next_difference(x, m, y, n, lo[q]);
+        double v = next_difference(x, y, lo[q]);
         out[q] = v <= hi[q] ? v : hi[q];
     }
 }
@@ -296,71 +304,44 @@ static void thin(const double *a, size_t n, size_t cap, double *out)
 }
 
 /* U of y (pairs with y > x, ties 1/2) and the tie term sum(t^3 - t) of the
- * pooled sample, by one merge walk over the sorted arrays. */
-static void rank_stats(const double *x, size_t m, const double *y, size_t n, double *u,
-                       double *ties)
+ * pooled sample, by one merge walk over the sorted samples. */
+static void rank_stats(const wsample *x, const wsample *y, double *u, double *ties)
 {
     double rank_sum_y = 0, pos = 0, tt = 0;
     size_t i = 0, j = 0;
-    while (i < m || j < n) {
-        double v = (j >= n || (i < m && x[i] <= y[j])) ? x[i] : y[j];
-        size_t tx = 0, ty = 0;
-        while (i < m && x[i] == v)
-            i++, tx++;
-        while (j < n && y[j] == v)
-            j++, ty++;
-        double t = (double)(tx + ty);
-        rank_sum_y += (double)ty * (pos + (t + 1) / 2);
+    while (i < x->len || j < y->len) {
+        double v = (j >= y->len || (i < x->len && x->v[i] <= y->v[j])) ? x->v[i] : y->v[j];
+        double tx = 0, ty = 0;
+        while (i < x->len && x->v[i] == v)
+            tx += (double)wt(x, i++);
+        while (j < y->len && y->v[j] == v)
+            ty += (double)wt(y, j++);
+        double t = tx + ty;
+        rank_sum_y += ty * (pos + (t + 1) / 2);
         tt += t * t * t - t;
         pos += t;
     }
-    *u = rank_sum_y - (double)n * ((double)n + 1) / 2;
+    *u = rank_sum_y - (double)y->n * ((double)y->n + 1) / 2;
     *ties = tt;
 }
 
-int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double alpha,
-                 sp__shift_ci *out)
+/* The shift of two prepared samples (see sp__hl_shift). */
+static int hl_shift(const wsample *x, const wsample *y, double alpha, sp__shift_ci *out)
 {
-    if (!out || !x || !y || m == 0 || n == 0 || !(alpha > 0 && alpha < 1))
-        return sp__error(SP_EINVAL, "sp__hl_shift: empty sample or bad alpha");
-    memset(out, 0, sizeof *out);
-    double *tx = NULL, *ty = NULL;
-    if (m > SP__HL_MAX_VALUES || n > SP__HL_MAX_VALUES) {
-        out->thinned = true;
-        if (m > SP__HL_MAX_VALUES) {
-            tx = malloc(SP__HL_MAX_VALUES * sizeof *tx);
-            if (!tx)
-                return sp__error(SP_ENOMEM, "out of memory thinning %zu values", m);
-            thin(x, m, SP__HL_MAX_VALUES, tx);
-            x = tx;
-            m = SP__HL_MAX_VALUES;
-        }
-        if (n > SP__HL_MAX_VALUES) {
-            ty = malloc(SP__HL_MAX_VALUES * sizeof *ty);
-            if (!ty) {
-                free(tx);
-                return sp__error(SP_ENOMEM, "out of memory thinning %zu values", n);
-            }
-            thin(y, n, SP__HL_MAX_VALUES, ty);
-            y = ty;
-            n = SP__HL_MAX_VALUES;
-        }
-    }
-    out->m = m;
-    out->n = n;
-    uint64_t big_n = (uint64_t)m * (uint64_t)n;
+    uint64_t m = x->n, n = y->n, big_n = m * n;
     double dn = (double)big_n;
-
+    out->m = (size_t)m;
+    out->n = (size_t)n;
     /* The critical value a: largest with P(U <= a) <= alpha / 2. */
     double u, ties;
-    rank_stats(x, m, y, n, &u, &ties);
+    rank_stats(x, y, &u, &ties);
     long long a = -1;
     int rc = 0;
-    if (sp__mw_exact_feasible(m, n)) {
+    if (sp__mw_exact_feasible((size_t)m, (size_t)n)) {
         out->exact = true;
-        size_t umax = big_n / 2 + 1;
+        size_t umax = (size_t)(big_n / 2 + 1);
         double *cdf = malloc((umax + 1) * sizeof *cdf);
-        rc = cdf ? sp__mw_exact_cdf(m, n, umax, cdf)
+        rc = cdf ? sp__mw_exact_cdf((size_t)m, (size_t)n, umax, cdf)
                  : sp__error(SP_ENOMEM, "out of memory for the exact U distribution");
         if (!rc) {
             while ((size_t)(a + 1) <= umax && cdf[a + 1] <= alpha / 2 * (1 + 1e-12))
@@ -392,7 +373,7 @@ int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double al
             k[nk++] = big_n - (uint64_t)a;
         }
         double v[NTARGETS];
-        select_differences(x, m, y, n, k, nk, v);
+        select_differences(x, y, k, nk, v);
         out->estimate = 0.5 * (v[0] + v[1]);
         if (a >= 0) {
             out->ok = true;
@@ -400,9 +381,58 @@ int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double al
             out->hi = v[3];
         }
     }
+    return rc;
+}
+
+int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double alpha,
+                 sp__shift_ci *out)
+{
+    if (!out || !x || !y || m == 0 || n == 0 || !(alpha > 0 && alpha < 1))
+        return sp__error(SP_EINVAL, "sp__hl_shift: empty sample or bad alpha");
+    memset(out, 0, sizeof *out);
+    double *tx = NULL, *ty = NULL;
+    if (m > SP__HL_MAX_VALUES || n > SP__HL_MAX_VALUES) {
+        out->thinned = true;
+        if (m > SP__HL_MAX_VALUES) {
+            tx = malloc(SP__HL_MAX_VALUES * sizeof *tx);
+            if (!tx)
+                return sp__error(SP_ENOMEM, "out of memory thinning %zu values", m);
+            thin(x, m, SP__HL_MAX_VALUES, tx);
+            x = tx;
+            m = SP__HL_MAX_VALUES;
+        }
+        if (n > SP__HL_MAX_VALUES) {
+            ty = malloc(SP__HL_MAX_VALUES * sizeof *ty);
+            if (!ty) {
+                free(tx);
+                return sp__error(SP_ENOMEM, "out of memory thinning %zu values", n);
+            }
+            thin(y, n, SP__HL_MAX_VALUES, ty);
+            y = ty;
+            n = SP__HL_MAX_VALUES;
+        }
+    }
+    wsample a = {x, NULL, m, m}, b = {y, NULL, n, n};
+    int rc = hl_shift(&a, &b, alpha, out);
     free(tx);
     free(ty);
     return rc;
+}
+
+int sp__hl_shift_weighted(const double *x, const uint64_t *wx, size_t mx, const double *y,
+                          const uint64_t *wy, size_t my, double alpha, sp__shift_ci *out)
+{
+    if (!out || !x || !y || !wx || !wy || mx == 0 || my == 0 || !(alpha > 0 && alpha < 1))
+        return sp__error(SP_EINVAL, "sp__hl_shift_weighted: empty sample or bad alpha");
+    memset(out, 0, sizeof *out);
+    wsample a = {x, wx, mx, 0}, b = {y, wy, my, 0};
+    for (size_t i = 0; i < mx; i++)
+        a.n += wx[i];
+    for (size_t i = 0; i < my; i++)
+        b.n += wy[i];
+    if (!a.n || !b.n || a.n > UINT64_MAX / b.n)
+        return sp__error(SP_EINVAL, "sp__hl_shift_weighted: empty or too large samples");
+    return hl_shift(&a, &b, alpha, out);
 }
 
 /* ---------------------------------------------------------------- quantiles */
@@ -480,6 +510,15 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
     if (*l > n)
         *l = n;
     return *l >= 1 && *u <= n;
+}
+
+double sp__typical_quantile(uint64_t n, double alpha)
+{
+    if (n == 0)
+        return 0.25;
+    /* (1 - q)^n <= alpha / 4, with a hair of margin for rounding. */
+    double q = -expm1(log(alpha / 4) / (double)n) * (1 + 1e-9);
+    return q < 0.01 ? 0.01 : q > 0.25 ? 0.25 : q;
 }
 
 /* The q-quantile of an accessed sorted sample (as sp__quantile_sorted). */

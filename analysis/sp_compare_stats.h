@@ -86,6 +86,13 @@ typedef struct sp__shift_ci {
 int sp__hl_shift(const double *x, size_t m, const double *y, size_t n, double alpha,
                  sp__shift_ci *out);
 
+/* sp__hl_shift of samples given as distinct values with counts (x[i]
+ * appears wx[i] times; both sorted ascending, counts > 0): the values of
+ * histogram buckets. Never thinned; m and n of out are the total counts.
+ * 0, SP_EINVAL (a side empty, m n over 2^64) or SP_ENOMEM. */
+int sp__hl_shift_weighted(const double *x, const uint64_t *wx, size_t mx, const double *y,
+                          const uint64_t *wy, size_t my, double alpha, sp__shift_ci *out);
+
 /* Binomial P(X <= k) for X ~ Bin(n, p): exact (sum of the log-space
  * probability function) up to n = 100000, the normal approximation with
  * continuity correction above. */
@@ -116,6 +123,12 @@ bool sp__quantile_ci_ranks(size_t n, double q, double gamma, size_t *l, size_t *
  */
 void sp__quantile_shift(const double *x, size_t m, const double *y, size_t n, double q,
                         double alpha, sp__shift_ci *out);
+
+/* The typical call's quantile for samples of n values at level 1 - alpha:
+ * the lowest q whose order-statistic interval (sp__quantile_shift, at
+ * 1 - alpha/2 a side) has a lower end, 1 - (alpha/4)^(1/n), within
+ * [0.01, 0.25] (n <= 15 at alpha 0.05 gives 0.25: no interval). */
+double sp__typical_quantile(uint64_t n, double alpha);
 
 /* A sorted sample read through an accessor: at(ctx, i) is its i-th
  * smallest value (0-based), i < n. The comparison model reads order

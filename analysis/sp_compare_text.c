@@ -58,7 +58,8 @@ char *sp_compare_tally_text(const sp_cmp_tally *t, char *buf, size_t n)
 
 char *sp_cmp_fmt_time(double s, char *buf, size_t n)
 {
-    double a = fabs(s);
+    /* The unit by the value as printed (999.9996 us is "1.00 ms"). */
+    double a = fabs(s) * (1 + 5e-4);
     const char *unit = "s";
     double v = s;
     if (a < 1e-6) {
@@ -103,6 +104,29 @@ const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *bu
                      (unsigned long long)a, (unsigned long long)b, 100 * (1 - c->opts.alpha));
         break;
     }
+    case SP_CMP_WHY_COMMON:
+        snprintf(buf, n, "clear, but no more than the common change (%+.0f %%)",
+                 100 * (c->common_ratio - 1));
+        break;
+    case SP_CMP_WHY_INTERFERENCE: {
+        bool cand = e->cand.preempt_per_call >= e->base.preempt_per_call;
+        const sp_sched_summary *s = cand ? &c->cand_sched : &c->base_sched;
+        snprintf(buf, n,
+                 "%s's calls were preempted %.1f times each (it waited %.0f %% of its run for a "
+                 "CPU): repeat the runs",
+                 cand ? "candidate" : "base",
+                 cand ? e->cand.preempt_per_call : e->base.preempt_per_call, 100 * s->wait_share);
+        break;
+    }
+    case SP_CMP_WHY_CPU_WAIT: {
+        bool cand = c->cand_sched.wait_share >= c->base_sched.wait_share;
+        snprintf(buf, n,
+                 "its total changed, but the waits for a CPU may explain it (%s waited %.0f %% "
+                 "of its run for a CPU): repeat the runs",
+                 cand ? "candidate" : "base",
+                 100 * (cand ? c->cand_sched.wait_share : c->base_sched.wait_share));
+        break;
+    }
     case SP_CMP_WHY_MISSING_RUNS:
         if (e->base.runs < c->nbase)
             snprintf(buf, n, "in %u of %zu base runs", e->base.runs, c->nbase);
@@ -145,25 +169,62 @@ static void quantile_name(double q, char *buf, size_t n)
 
 char *sp_compare_method_text(const sp_compare *c, char *buf, size_t n)
 {
-    char t[32], typical[64], est[160];
+    char t[32], typical[96], est[256];
     const sp_compare_options *o = &c->opts;
     if (o->estimator == SP_CMP_EST_HL)
         snprintf(typical, sizeof typical, "median");
-    else
+    else if (o->quantile > 0)
         quantile_name(o->quantile, typical, sizeof typical);
+    else
+        snprintf(typical, sizeof typical, "low quantile");
+    const char *which = o->quantile > 0 || o->estimator == SP_CMP_EST_HL
+                            ? ""
+                            : " (the lowest with an interval, 1-25 %)";
     if (c->mode == SP_CMP_MODE_CALLS && o->estimator == SP_CMP_EST_HL)
-        snprintf(est, sizeof est, "Hodges-Lehmann ratio of call durations x calls per rank");
+        snprintf(est, sizeof est, "typical: Hodges-Lehmann ratio of call durations x calls per rank");
     else if (c->mode == SP_CMP_MODE_CALLS)
-        snprintf(est, sizeof est, "ratio of the %ss of call durations x calls per rank", typical);
+        snprintf(est, sizeof est, "typical: ratio of the %ss of call durations%s x calls per rank",
+                 typical, which);
     else
         snprintf(est, sizeof est,
-                 "ratio of geometric means of the runs' times per rank (%s call x calls), Welch t",
-                 typical);
+                 "typical: ratio of geometric means of the runs' %s call%s x calls per rank, "
+                 "Welch t",
+                 typical, which);
     snprintf(buf, n,
-             "%s, %s time, %g %% interval; counted when beyond %g %%, %s and %g %% of the "
-             "run per rank",
-             est, o->own ? "own" : "inclusive", 100 * (1 - o->alpha), o->min_change_pct,
-             sp_cmp_fmt_time(o->min_time_s, t, sizeof t), o->min_share_pct);
+             "%s; total: all calls, as measured and net of the measured wait for a CPU, %s; "
+             "%s time, %g %% interval (total %g %%); counted when beyond %g %%, %s and %g %% of "
+             "the run per rank",
+             est, c->mode == SP_CMP_MODE_CALLS ? "within-run noise" : "Welch t",
+             o->own ? "own" : "inclusive", 100 * (1 - o->alpha), 100 * (1 - o->alpha / 20),
+             o->min_change_pct, sp_cmp_fmt_time(o->min_time_s, t, sizeof t), o->min_share_pct);
+    return buf;
+}
+
+char *sp_compare_common_text(const sp_compare *c, char *buf, size_t n)
+{
+    if (c->mode != SP_CMP_MODE_CALLS)
+        snprintf(buf, n, "not used (repeated runs measure the run-to-run noise)");
+    else if (!c->opts.own)
+        snprintf(buf, n, "not used with inclusive time (nested regions share their changes)");
+    else if (!c->common_n)
+        snprintf(buf, n, "none (fewer than 3 regions with an interval)");
+    else
+        snprintf(buf, n,
+                 "%+.1f %%: the median typical-call change of %zu regions; each region is "
+                 "judged against it%s",
+                 100 * (c->common_ratio - 1), c->common_n,
+                 c->undecided ? ". Beyond the budget: the machine ran at another speed, or all "
+                                "the code changed - undecided, repeat the runs"
+                              : "");
+    return buf;
+}
+
+char *sp_compare_sched_text(const sp_compare *c, char *buf, size_t n)
+{
+    char b[96], d[96];
+    sp_sched_text(&c->base_sched, b, sizeof b);
+    sp_sched_text(&c->cand_sched, d, sizeof d);
+    snprintf(buf, n, "base %s; candidate %s", b, d);
     return buf;
 }
 
@@ -196,24 +257,59 @@ static void change_value(double pct, bool as_ratio, char *buf, size_t n)
         snprintf(buf, n, "%+.1f", pct);
 }
 
-char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n)
+/* A change with its interval, or the verdict's word where there is none.
+ * From ten times as long, a ratio: "×2710 [×2689, ×2731]" says what
+ * "+270865.4 % [+268860.1, +273010.2]" says, in a column's width. */
+static char *change_text(const sp_cmp_entry *e, double pct, double lo, double hi, bool tested,
+                         char *buf, size_t n)
 {
-    /* From ten times as long, a ratio: "×2710 [×2689, ×2731]" says what
-     * "+270865.4 % [+268860.1, +273010.2]" says, in a column's width. */
-    bool ratio = e->change_pct >= SP_CMP_RATIO_FROM_PCT;
-    char v[32], lo[32], hi[32];
-    change_value(e->change_pct, ratio, v, sizeof v);
-    if (e->verdict == SP_CMP_NEW)
-        snprintf(buf, n, "new");
-    else if (e->verdict == SP_CMP_REMOVED)
-        snprintf(buf, n, "removed");
-    else if (e->tested) {
-        change_value(e->change_lo_pct, ratio, lo, sizeof lo);
-        change_value(e->change_hi_pct, ratio, hi, sizeof hi);
-        snprintf(buf, n, "%s%s [%s, %s]", v, ratio ? "" : " %", lo, hi);
+    bool ratio = pct >= SP_CMP_RATIO_FROM_PCT;
+    char v[32], vlo[32], vhi[32];
+    change_value(pct, ratio, v, sizeof v);
+    if (e->verdict == SP_CMP_NEW || e->verdict == SP_CMP_REMOVED)
+        snprintf(buf, n, "%s", sp_cmp_verdict_name(e->verdict));
+    else if (tested) {
+        change_value(lo, ratio, vlo, sizeof vlo);
+        change_value(hi, ratio, vhi, sizeof vhi);
+        snprintf(buf, n, "%s%s [%s, %s]", v, ratio ? "" : " %", vlo, vhi);
     } else
         snprintf(buf, n, "%s%s", v, ratio ? "" : " %");
     return buf;
+}
+
+char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n)
+{
+    return change_text(e, e->change_pct, e->change_lo_pct, e->change_hi_pct, e->tested, buf, n);
+}
+
+char *sp_cmp_total_text(const sp_cmp_entry *e, char *buf, size_t n)
+{
+    return change_text(e, e->total_change_pct, e->total_lo_pct, e->total_hi_pct, e->total_tested,
+                       buf, n);
+}
+
+void sp_cmp_entry_quantity(const sp_cmp_entry *e, sp_cmp_quantity *q)
+{
+    bool total = e->basis == SP_CMP_BASIS_TOTAL ||
+                 (e->verdict == SP_CMP_NOT_COMPARABLE && e->why == SP_CMP_WHY_CPU_WAIT);
+    if (total)
+        *q = (sp_cmp_quantity){"total",         e->base.time_mean_s, e->cand.time_mean_s,
+                               e->total_change_pct, e->total_lo_pct, e->total_hi_pct,
+                               e->total_tested};
+    else
+        *q = (sp_cmp_quantity){"typical",      e->base.typical_time_s, e->cand.typical_time_s,
+                               e->change_pct, e->change_lo_pct,       e->change_hi_pct,
+                               e->tested};
+}
+
+const char *sp_cmp_basis_text(const sp_cmp_entry *e)
+{
+    if (e->verdict != SP_CMP_SLOWER && e->verdict != SP_CMP_FASTER)
+        return NULL;
+    return e->basis == SP_CMP_BASIS_TOTAL ? "tail change, decided by the total: the typical "
+                                            "calls do not account for it (waits, stalls, rare "
+                                            "slow calls)"
+                                          : NULL;
 }
 
 /* A call count for text: integers plain, fractions with one decimal. */
@@ -239,6 +335,21 @@ char *sp_cmp_calls_text(const sp_cmp_entry *e, char *buf, size_t n)
     return buf;
 }
 
+/* The rough change (observed) over the budget and floors. */
+static bool over_budget(const sp_compare *c, const sp_cmp_entry *e)
+{
+    double pct = e->why == SP_CMP_WHY_CPU_WAIT ? e->total_change_pct : e->change_pct;
+    return pct > c->opts.min_change_pct && e->impact_s >= c->opts.min_time_s &&
+           e->impact_s >= c->opts.min_share_pct / 100 * c->base_share_s;
+}
+
+bool sp_cmp_entry_undecided(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return c && e && e->verdict == SP_CMP_NOT_COMPARABLE &&
+           (e->why == SP_CMP_WHY_INTERFERENCE || e->why == SP_CMP_WHY_CPU_WAIT) &&
+           over_budget(c, e);
+}
+
 bool sp_cmp_entry_fails(const sp_compare *c, const sp_cmp_entry *e, bool fail_on_new,
                         bool fail_undecided)
 {
@@ -250,11 +361,21 @@ bool sp_cmp_entry_fails(const sp_compare *c, const sp_cmp_entry *e, bool fail_on
     case SP_CMP_NEW:
         return fail_on_new;
     case SP_CMP_NOT_COMPARABLE:
-        /* The rough change (observed times) over the budget and floors. */
-        return fail_undecided && e->change_pct > c->opts.min_change_pct &&
-               e->impact_s >= c->opts.min_time_s &&
-               e->impact_s >= c->opts.min_share_pct / 100 * c->base_share_s;
+        return fail_undecided && over_budget(c, e);
     default:
         return false;
     }
+}
+
+sp_cmp_gate sp_compare_gate(const sp_compare *c, bool fail_on_new, bool fail_undecided)
+{
+    bool undecided = c && c->undecided;
+    for (size_t i = 0; c && i < c->n; i++) {
+        if (sp_cmp_entry_fails(c, &c->entries[i], fail_on_new, fail_undecided))
+            return SP_CMP_GATE_FAIL;
+        undecided |= sp_cmp_entry_undecided(c, &c->entries[i]);
+    }
+    if (undecided && fail_undecided)
+        return SP_CMP_GATE_FAIL;
+    return undecided ? SP_CMP_GATE_UNDECIDED : SP_CMP_GATE_PASS;
 }

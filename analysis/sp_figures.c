@@ -2,13 +2,12 @@
 /*
  * sp_figures.c - figures under the rank rule (definitions in sp_figures.h).
  *
- * One pass over each considered rank's calls (model order: by thread, then
- * start, parents first) accumulates, per key (a call-tree node, or a
- * region), each thread's inclusive and own time and calls; when a thread
- * ends they fold into the rank (sum and count of threads, slowest thread),
- * and when a rank ends into the figure (mean over ranks, max, sum). Touched
- * lists keep each fold O(keys touched), so the whole is O(calls + keys) with
- * no allocation per call.
+ * From the aggregates (sp_agg.h): per rank, each thread's inclusive and
+ * own time and calls per key (a call-tree node, or a region) are the
+ * pass's cells; they fold into the rank (sum and count of threads, slowest
+ * thread), and when a rank ends into the figure (mean over ranks, max,
+ * sum). Touched lists keep each fold O(keys touched), so the whole is
+ * O(cells + keys), whatever the number of calls.
  */
 #include "sp_figures.h"
 
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include "sp_analysis.h"
+#include "sp_agg.h"
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
 
@@ -94,19 +94,6 @@ static inline void touch(acc *a, int32_t k, uint32_t thr_stamp)
     if (a->thr_seen[k] != thr_stamp) {
         a->thr_seen[k] = thr_stamp;
         a->thr_list[a->thr_n++] = k;
-    }
-}
-
-/* A call of key k lasting d ns; pk the key of its parent call or -1. */
-static inline void acc_call(acc *a, int32_t k, int32_t pk, int64_t d, uint32_t thr_stamp)
-{
-    touch(a, k, thr_stamp);
-    a->thr_incl[k] += d;
-    a->thr_own[k] += d;
-    a->thr_calls[k]++;
-    if (pk >= 0) {
-        touch(a, pk, thr_stamp);
-        a->thr_own[pk] -= d;
     }
 }
 
@@ -215,35 +202,65 @@ sp_fig_kind sp_region_fig_kind(const sp_run *run, int32_t region)
     return SP_FIG_EXACT;
 }
 
-/* The rank loop for both key sets at once. */
-static void accumulate(const sp_run *run, acc *nodes, acc *regions, size_t *nranks)
+/* One rank's cells of a key set, grouped by thread: each cell is what
+ * one thread spent in one key, folded as the thread's figure. */
+static int cmp_cell_thread(const void *a, const void *b)
+{
+    const sp_agg_cell *x = a, *y = b;
+    return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+static int fold_cells(acc *a, const sp_agg_cell *cells, size_t n, const int32_t *key_map,
+                      uint32_t *thr_stamp, uint32_t rk_stamp)
+{
+    sp_agg_cell *c = malloc((n ? n : 1) * sizeof *c);
+    if (!c)
+        return SP_ENOMEM;
+    memcpy(c, cells, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_cell_thread);
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0 || c[i].thread != c[i - 1].thread) {
+            if (i)
+                acc_end_thread(a, rk_stamp);
+            ++*thr_stamp;
+        }
+        int32_t k = key_map ? key_map[c[i].key] : c[i].key;
+        if (k < 0 || (size_t)k >= a->nkeys)
+            continue;
+        touch(a, k, *thr_stamp);
+        a->thr_incl[k] += c[i].incl_ns;
+        a->thr_own[k] += c[i].own_ns;
+        a->thr_calls[k] += c[i].calls;
+    }
+    if (n)
+        acc_end_thread(a, rk_stamp);
+    free(c);
+    return 0;
+}
+
+/* The rank loop for both key sets at once, from the aggregates. */
+static int accumulate(const sp_run *run, acc *nodes, acc *regions, size_t *nranks)
 {
     uint32_t thr_stamp = 0, rk_stamp = 0;
+    const sp_agg *agg = run->agg;
     *nranks = 0;
     for (size_t r = 0; r < run->nranks; r++) {
         const sp_rank_data *rk = &run->ranks[r];
-        if (rk->excluded)
+        if (rk->excluded || (agg && r < agg->nranks && !agg->ranks[r].read))
             continue;
         (*nranks)++;
         rk_stamp++;
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            if (i == 0 || rk->thread[i] != rk->thread[i - 1]) {
-                if (i) {
-                    acc_end_thread(nodes, rk_stamp);
-                    acc_end_thread(regions, rk_stamp);
-                }
-                thr_stamp++;
-            }
-            int64_t d = rk->end_ns[i] - rk->start_ns[i];
-            int64_t p = sp__valid_parent(rk, i);
-            acc_call(nodes, rk->tree_node[i], p >= 0 ? rk->tree_node[p] : -1, d, thr_stamp);
-            acc_call(regions, rk->region[i], p >= 0 ? rk->region[p] : -1, d, thr_stamp);
-        }
-        acc_end_thread(nodes, rk_stamp);
-        acc_end_thread(regions, rk_stamp);
+        if (!agg || r >= agg->nranks)
+            continue;
+        const sp_agg_rank *o = &agg->ranks[r];
+        if (fold_cells(nodes, o->node_cells, o->nnode_cells, o->global_node, &thr_stamp,
+                       rk_stamp) ||
+            fold_cells(regions, o->region_cells, o->nregion_cells, NULL, &thr_stamp, rk_stamp))
+            return SP_ENOMEM;
         acc_end_rank(nodes);
         acc_end_rank(regions);
     }
+    return 0;
 }
 
 sp_figures *sp_figures_new(const sp_run *run)
@@ -277,7 +294,12 @@ sp_figures *sp_figures_new(const sp_run *run)
         sp_figures_free(f);
         return sp__error_null(SP_ENOMEM, "out of memory computing per-rank figures");
     }
-    accumulate(run, &nodes, &regions, &f->nranks);
+    if (accumulate(run, &nodes, &regions, &f->nranks)) {
+        acc_free(&nodes);
+        acc_free(&regions);
+        sp_figures_free(f);
+        return sp__error_null(SP_ENOMEM, "out of memory computing per-rank figures");
+    }
     acc_finish(&nodes, f->nranks);
     acc_finish(&regions, f->nranks);
     f->threads = nodes.threads || regions.threads;

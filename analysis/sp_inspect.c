@@ -29,6 +29,7 @@
 
 #include "sp_error.h"
 #include "sp_figures.h"
+#include "sp_sched.h"
 
 #define NAME_COLS 80 /* longer region names lose their middle to "…" */
 #define META_KEY_COLS 60
@@ -75,7 +76,7 @@ static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
     size_t threads = 0;
     char ranks[64];
     for (size_t r = 0; r < run->nranks; r++) {
-        calls += run->ranks[r].ncalls;
+        calls += sp_run_rank_calls(run, r);
         if (!run->ranks[r].excluded)
             threads += run->ranks[r].nthreads;
     }
@@ -99,6 +100,22 @@ static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
     if (fig->has_span)
         fprintf(out, "Wall time: %.6f s (wall-clock span: first call start to last call end%s)\n",
                 fig->span_s, fig->nranks > 1 ? ", all ranks" : "");
+    char wait[256];
+    fprintf(out, "CPU wait:  %s\n", sp_sched_run_text(run, wait, sizeof wait));
+    if (run->nranks > 1) { /* each rank's, when measured */
+        bool first = true;
+        for (size_t r = 0; r < run->nranks; r++) {
+            sp_sched_summary s;
+            sp_sched_rank_summary(&run->ranks[r], &s);
+            if (!s.measured)
+                continue;
+            fprintf(out, "%s rank %zu %.0f %%", first ? "           per rank:" : ",", r,
+                    100 * s.wait_share);
+            first = false;
+        }
+        if (!first)
+            fputc('\n', out);
+    }
     if (run->meta.n) {
         /* Keys and values come from the file: a key is cut to META_KEY_COLS
          * (both ends kept), a value to META_VALUE_COLS (its start kept) and
@@ -221,8 +238,9 @@ static void print_recursion_note(const sp_run *run, const int32_t *ids, size_t n
     if (count > 5)
         fprintf(out, " and %zu more", count - 5);
     if (count)
-        fputs(" (called inside themselves: total counts the nested calls\n"
-              "again inside their callers; own time does not count anything twice).\n",
+        fputs(" (called inside themselves: total counts each outermost call once,\n"
+              "the nested calls' time being inside it; calls and the per-call figures count\n"
+              "every call; own time does not count anything twice).\n",
               out);
     free(rec);
 }

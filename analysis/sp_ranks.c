@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sp_analysis_internal.h"
+#include "sp_agg.h"
 #include "sp_error.h"
 
 int sp_rank_region_stats(const sp_run *run, int32_t region, const bool *sel, sp_rank_region *out)
@@ -198,8 +199,17 @@ int sp_run_keep_ranks(sp_run *run, const bool *keep)
         sp_run_free(trash);
         *rk = kept;
     }
-    run->analyzed = 0; /* statistics over the kept ranks on the next analysis */
-    return 0;
+    if (!run->agg) {
+        run->analyzed = 0; /* statistics over the kept ranks on the next analysis */
+        return 0;
+    }
+    /* Analysed already (a file read aggregate-first has no calls to analyse
+     * again): the summaries are rebuilt from the kept ranks' aggregates. */
+    sp_agg_drop_ranks(run->agg, keep);
+    int rc = sp_agg_attach(run, run->agg);
+    if (rc == 0)
+        rc = sp__calls_tree_nodes(run);
+    return rc;
 }
 
 /* ---------------------------------------------------------------- sort keys */

@@ -2,6 +2,7 @@
 /* sp_scaling.c - a scaling study over N runs (see sp_scaling.h). */
 #include "sp_scaling.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "sp_compare_keys.h"
 #include "sp_error.h"
+#include "sp_schema.h"
 
 void sp_scaling_options_init(sp_scaling_options *o)
 {
@@ -115,6 +117,30 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
         ord[j].idx = j;
     }
     qsort(ord, n, sizeof *ord, cmp_order);
+    /* Weak or strong: asked, or what the problem-size metadata says. */
+    const sp_run **sorted = malloc(n * sizeof *sorted);
+    double *ps = malloc(n * sizeof *ps);
+    if (!sorted || !ps) {
+        free(sorted), free(ps), free(ord);
+        return SP_ENOMEM;
+    }
+    for (size_t j = 0; j < n; j++) {
+        sorted[j] = runs[ord[j].idx];
+        ps[j] = ord[j].p;
+    }
+    char seen[200];
+    bool detected = sp_scaling_detect_weak(sorted, ps, n, o->axis, seen, sizeof seen);
+    free(sorted), free(ps);
+    if (o->kind == SP_SCALING_AUTO) {
+        s->weak = detected;
+        snprintf(s->kind_why, sizeof s->kind_why, "detected: %s", seen);
+    } else {
+        s->weak = o->kind == SP_SCALING_WEAK;
+        snprintf(s->kind_why, sizeof s->kind_why, "asked%s%s", detected != s->weak ? " (the metadata suggests otherwise: " : "",
+                 detected != s->weak ? seen : "");
+        if (detected != s->weak)
+            strncat(s->kind_why, ")", sizeof s->kind_why - strlen(s->kind_why) - 1);
+    }
     for (size_t j = 0; j < n; j++) {
         int rc = 0;
         if (j && ord[j].p == ord[j - 1].p)
@@ -136,7 +162,7 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
         s->whole[j] = (sp_scaling_point){.present = true,
                                          .time_mean_s = cr[ord[j].idx].span_s,
                                          .time_max_s = cr[ord[j].idx].span_s};
-        scale_point(&s->whole[j], &s->whole[0], s->p[j], s->p[0], o->weak);
+        scale_point(&s->whole[j], &s->whole[0], s->p[j], s->p[0], s->weak);
     }
     /* One region per key that passes the filter. */
     s->regions = calloc(keys->n ? keys->n : 1, sizeof *s->regions);
@@ -165,7 +191,7 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
             q->calls = f->calls;
             q->time_mean_s = f->time_mean_s;
             q->time_max_s = f->time_max_s;
-            scale_point(q, &g->pt[0], s->p[j], s->p[0], o->weak);
+            scale_point(q, &g->pt[0], s->p[j], s->p[0], s->weak);
         }
         g->share_pct = 100 * g->pt[0].time_max_s / ref_span;
         for (size_t j = 1; j < n && g->share_pct >= o->min_share_pct; j++) {
@@ -179,6 +205,100 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
     free(ord);
     qsort(s->regions, s->nregions, sizeof *s->regions, cmp_regions);
     return 0;
+}
+
+/* ---------------------------------------------------------------- weak? */
+
+/* Does a metadata key name a problem size (and is it per rank)? */
+static bool size_key(const char *key, bool *per_rank)
+{
+    static const char *const words[] = {"size", "problem", "elem", "cell", "zone", "grid",
+                                        "mesh", "dof",  "points",  "nx",   "ny",   "nz"};
+    char low[128];
+    size_t i = 0;
+    for (; key[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)tolower((unsigned char)key[i]);
+    low[i] = '\0';
+    /* Facts the recorder writes are about the run, not the problem. */
+#define SP__META_KEY(id, k, desc) if (strcmp(key, k) == 0) return false;
+    SP_SCHEMA_META_KEYS(SP__META_KEY)
+#undef SP__META_KEY
+    if (strncmp(key, SP_SCHEMA_META_SLURM_PREFIX, strlen(SP_SCHEMA_META_SLURM_PREFIX)) == 0)
+        return false;
+    bool any = false;
+    for (size_t w = 0; w < sizeof words / sizeof *words && !any; w++)
+        any = strstr(low, words[w]) != NULL;
+    *per_rank = strstr(low, "per_rank") || strstr(low, "per-rank") || strstr(low, "perrank") ||
+                strstr(low, "local");
+    return any;
+}
+
+/* A size as a number: "4096", "2.5e6", "64x64x32" (the product). */
+static bool size_value(const char *v, double *out)
+{
+    double prod = 1;
+    const char *s = v;
+    for (int factors = 0;; factors++) {
+        char *end;
+        double x = strtod(s, &end);
+        if (end == s || !(x > 0) || factors > 8)
+            return false;
+        prod *= x;
+        while (*end == ' ')
+            end++;
+        if (*end == '\0')
+            break;
+        if (*end != 'x' && *end != 'X' && *end != '*')
+            return false;
+        s = end + 1;
+    }
+    *out = prod;
+    return true;
+}
+
+bool sp_scaling_detect_weak(const sp_run *const *runs, const double *p, size_t n,
+                            sp_scaling_axis axis, char *why, size_t nwhy)
+{
+    const char *unit = sp_scaling_axis_name(axis);
+    snprintf(why, nwhy, "no problem-size metadata that grows with the %s", unit);
+    if (n < 2 || !runs[0] || !(p[n - 1] > p[0]))
+        return false;
+    const sp_kvlist *m0 = &runs[0]->meta;
+    for (size_t i = 0; i < m0->n; i++) {
+        bool per_rank = false;
+        const char *key = m0->items[i].key;
+        double v0, v1, prev = 0;
+        if (!size_key(key, &per_rank) || !size_value(m0->items[i].value, &v0))
+            continue;
+        bool ok = true, grows = true, same = true;
+        for (size_t j = 0; j < n && ok; j++) {
+            const char *val = sp_kvlist_get(&runs[j]->meta, key);
+            double v;
+            ok = val && size_value(val, &v);
+            if (!ok)
+                break;
+            grows &= j == 0 || v >= prev;
+            same &= fabs(v - v0) <= 1e-9 * v0;
+            prev = v1 = v;
+        }
+        if (!ok)
+            continue;
+        double want = p[n - 1] / p[0], got = v1 / v0;
+        if (!per_rank && grows && got >= 0.8 * want && got <= 1.25 * want) {
+            snprintf(why, nwhy, "metadata '%s' grows with the %s: %g at %g, %g at %g", key, unit,
+                     v0, p[0], v1, p[n - 1]);
+            return true;
+        }
+        if (per_rank && same) {
+            snprintf(why, nwhy, "metadata '%s' (per rank) stays %g from %g to %g %s", key, v0,
+                     p[0], p[n - 1], unit);
+            return true;
+        }
+        if (!per_rank && same)
+            snprintf(why, nwhy, "metadata '%s' stays %g from %g to %g %s: strong scaling", key, v0,
+                     p[0], p[n - 1], unit);
+    }
+    return false;
 }
 
 sp_scaling *sp_scaling_study(const sp_run *const *runs, size_t n, const sp_scaling_options *opts)

@@ -11,8 +11,10 @@
  * that ran it, mean and max over the ranks that ran it. Speedup and
  * efficiency use the max (the slowest rank bounds the wall time):
  *   strong: speedup S(p) = T(p_ref) / T(p), efficiency E = S p_ref / p;
- *   weak (problem size grown with p): E = T(p_ref) / T(p), S = E p / p_ref,
- * where p_ref is the smallest count. A region "stops scaling" at the first
+ *   weak (problem size grown with p): E = T(p_ref) / T(p), and the scaled
+ *   speedup S = E p / p_ref,
+ * where p_ref is the smallest count. Weak or strong is asked, or detected
+ * from problem-size metadata (sp_scaling_detect_weak). A region "stops scaling" at the first
  * count where E falls below min_efficiency, provided it takes at least
  * min_share_pct of the reference run (smaller regions are noise here).
  *
@@ -37,9 +39,17 @@ typedef enum sp_scaling_axis {
     SP_SCALING_THREADS,   /* p = threads per rank (the busiest rank's) */
 } sp_scaling_axis;
 
+/* Strong or weak scaling: asked, or detected from the runs' metadata. */
+typedef enum sp_scaling_kind {
+    SP_SCALING_AUTO = 0, /* weak when problem-size metadata says so (see
+                            sp_scaling_detect_weak), else strong */
+    SP_SCALING_STRONG,
+    SP_SCALING_WEAK,
+} sp_scaling_kind;
+
 typedef struct sp_scaling_options {
     sp_scaling_axis axis;  /* SP_SCALING_RANKS */
-    bool weak;             /* weak scaling (see above); false = strong */
+    sp_scaling_kind kind;  /* SP_SCALING_AUTO */
     bool own;              /* own (exclusive) time instead of inclusive */
     double min_efficiency; /* 0.6 */
     double min_share_pct;  /* 1 */
@@ -66,6 +76,10 @@ typedef struct sp_scaling_region {
 
 typedef struct sp_scaling {
     sp_scaling_options opts; /* filter cleared */
+    bool weak;               /* weak scaling (asked or detected) */
+    char kind_why[256];      /* how: "asked", "metadata 'elements' grows with
+                                the ranks (..)", "no problem-size metadata
+                                grows with the ranks" */
     size_t nruns;
     double *p;               /* counts, ascending */
     size_t *input_index;     /* position of each run in the caller's array */
@@ -82,6 +96,21 @@ typedef struct sp_scaling {
  */
 sp_scaling *sp_scaling_study(const sp_run *const *runs, size_t n, const sp_scaling_options *o);
 void sp_scaling_free(sp_scaling *s);
+
+/*
+ * Weak scaling, from the runs' metadata (run->meta, set by the program with
+ * sp_metadata_set): a numeric key that names a problem size (its name holds
+ * "size", "problem", "elem", "cell", "zone", "grid", "mesh", "dof",
+ * "points" or "nx"/"ny"/"nz"; "AxBxC" counts as the product) and, over
+ * runs[0..n) at counts p[0..n) (ascending), either grows in proportion to
+ * p (within 25 %) while it is not a per-rank key, or stays the same while
+ * it is a per-rank key ("per_rank", "local"). true with the reason in why
+ * ("metadata 'elements' grows with the ranks: 4096 at 1, 32768 at 8");
+ * false with why saying what was seen. Keys the recorder writes are never
+ * taken.
+ */
+bool sp_scaling_detect_weak(const sp_run *const *runs, const double *p, size_t n,
+                            sp_scaling_axis axis, char *why, size_t nwhy);
 
 /* "ranks" or "threads". */
 const char *sp_scaling_axis_name(sp_scaling_axis a);

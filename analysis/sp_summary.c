@@ -45,6 +45,7 @@
 
 #include "sp_error.h"
 #include "sp_figures.h"
+#include "sp_sched.h"
 
 #define SUMMARY_MAX_ROWS SP__SUMMARY_MAX_ROWS
 #define SUMMARY_MAX_CHILDREN SP__SUMMARY_MAX_CHILDREN
@@ -419,6 +420,12 @@ static int print_info(FILE *out, const sp_run *run, const sp_figures *fig, const
         char lost[1024];
         add_wrapped(lines, &n, sp_run_incomplete_text(run, lost, sizeof lost));
     }
+    /* How disturbed the run was (other processes on its cores), when the
+     * file says (older files and the tutorial's runs do not). */
+    sp_sched_summary sched;
+    sp_sched_run_summary(run, &sched, NULL);
+    if (sched.measured)
+        lines[n++] = sp__strdup_printf("CPU wait: %s", sp_sched_run_text(run, buf, sizeof buf));
     lines[n++] = sp__strdup_printf("%s", "");
     lines[n++] = sp__strdup_printf("Explore:");
     lines[n++] = sp__strdup_printf("  Inspect: scope-profiler inspect %s", q);

@@ -2,6 +2,8 @@
 /* cli_common.c - errors, option parsing and run opening for every verb. */
 #include "cli_common.h"
 
+#include "sp_run_read.h"
+
 #include "sp_h5.h"
 
 #include <errno.h>
@@ -108,6 +110,16 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
     return *out ? 0 : sp__cli_usage_error(verb, "%s", sp_last_error());
 }
 
+/* The reader's message normally names the file; make sure it does. */
+static void report_open_error(const char *path)
+{
+    const char *why = sp_last_error();
+    if (*why && strstr(why, path))
+        sp__cli_error("%s", why);
+    else
+        sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
+}
+
 sp_run *sp__cli_open_run(const char *path)
 {
     /* The file is read in a child process (sp_h5_read_isolated): a file that
@@ -121,13 +133,21 @@ sp_run *sp__cli_open_run(const char *path)
     }
     if (run)
         return run;
-    const char *why = sp_last_error();
-    /* The reader's message normally names the file; make sure it does. */
-    if (*why && strstr(why, path))
-        sp__cli_error("%s", why);
-    else
-        sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
+    report_open_error(path);
     return NULL;
+}
+
+sp_run *sp__cli_open_agg(const char *path, unsigned flags)
+{
+    /* Aggregate-first (sp_run_read.h): one streaming pass, in a child
+     * process as above, and only the aggregates come back; the run has no
+     * calls. */
+    sp_agg_opts opts = {.flags = flags};
+    int status;
+    sp_run *run = sp_run_read(path, &opts, NULL, sp_h5_isolation_enabled(), &status);
+    if (!run)
+        report_open_error(path);
+    return run;
 }
 
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
@@ -136,7 +156,7 @@ int sp__cli_open_filtered(const char *verb, const char *path, const char *includ
     *run = NULL;
     if (sp__cli_region_filter(verb, include, exclude, filter))
         return SP_CLI_EXIT_USAGE;
-    *run = sp__cli_open_run(path);
+    *run = sp__cli_open_agg(path, 0);
     if (*run)
         return 0;
     sp_region_filter_free(*filter);

@@ -21,6 +21,7 @@ enum {
     SP_CLI_EXIT_OK = 0,      /* success */
     SP_CLI_EXIT_FAILURE = 1, /* a runtime failure: out of memory, cannot write output */
     SP_CLI_EXIT_USAGE = 2,   /* bad usage, or a file that cannot be read */
+    SP_CLI_EXIT_UNDECIDED = 3, /* check: disturbed runs could not decide: retry */
 };
 
 /* Print "scope-profiler: " + the formatted message + "\n" to stderr. */
@@ -63,7 +64,12 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
  * return NULL. */
 sp_run *sp__cli_open_run(const char *path);
 
-/* sp__cli_region_filter, then sp__cli_open_run(path): the pattern is
+/* The run at path read aggregate-first (sp_run_read.h): every summary, no
+ * calls; flags are SP_AGG_* extras. NULL after printing the error, as
+ * sp__cli_open_run(). */
+sp_run *sp__cli_open_agg(const char *path, unsigned flags);
+
+/* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when
  * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after
  * reporting the error, with nothing left to free. */

@@ -27,7 +27,9 @@ static const char check_usage[] =
     "Regions only in BASE never fail; regions only in CANDIDATE fail with\n"
     "--fail-on-new; regions that cannot be decided (too few calls per run with one\n"
     "run per side) fail with --fail-undecided when their observed change is over\n"
-    "the budget. Exit status: 0 pass, 1 regression, 2 usage or file error.\n\n"
+    "the budget. Exit status: 0 pass, 1 regression, 2 usage or file error, 3\n"
+    "undecided: the runs were disturbed (other processes took the CPU from the\n"
+    "regions over the budget, or every region changed alike): retry.\n\n"
     "Options:\n"
     "  -r, --max-regression PCT  the budget: allowed growth in percent (default 10)\n" SP__CMP_USAGE_OPTIONS
     "      --fail-on-new       a region only in CANDIDATE is a failure too\n"
@@ -38,7 +40,8 @@ static const char check_usage[] =
 
 static void print_entry(const sp_compare *c, const sp_cmp_entry *e)
 {
-    char label[4 * NAME_COLS + 8], b[32], d[32], ch[96], imp[32], why[160], calls[96];
+    char label[4 * NAME_COLS + 8], b[32], d[32], tb[32], td[32], ch[96], tot[96], imp[32],
+        why[320], calls[96];
     sp__label_copy(label, sizeof label, e->name, NAME_COLS);
     if (e->verdict == SP_CMP_NEW) {
         printf("  %s: new region, %s per rank in %llu call%s\n", label,
@@ -46,13 +49,19 @@ static void print_entry(const sp_compare *c, const sp_cmp_entry *e)
                (unsigned long long)e->cand.calls, e->cand.calls == 1 ? "" : "s");
         return;
     }
+    /* Each quantity with its own values, change and interval. */
     sp_cmp_fmt_time(e->impact_s, imp, sizeof imp);
-    printf("  %s: %s (%s -> %s per rank, %s%s)", label, sp_cmp_change_text(e, ch, sizeof ch),
-           sp_cmp_fmt_time(e->base.time_mean_s, b, sizeof b),
-           sp_cmp_fmt_time(e->cand.time_mean_s, d, sizeof d), e->impact_s > 0 ? "+" : "", imp);
-    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+    printf("  %s: typical %s -> %s %s; total %s -> %s %s; impact %s%s per rank", label,
+           sp_cmp_fmt_time(e->base.typical_time_s, b, sizeof b),
+           sp_cmp_fmt_time(e->cand.typical_time_s, d, sizeof d),
+           sp_cmp_change_text(e, ch, sizeof ch), sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb),
+           sp_cmp_fmt_time(e->cand.time_mean_s, td, sizeof td), sp_cmp_total_text(e, tot, sizeof tot),
+           e->impact_s > 0 ? "+" : "", imp);
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why), *basis = sp_cmp_basis_text(e);
     if (*sp_cmp_calls_text(e, calls, sizeof calls))
         printf(", %s", calls);
+    if (basis)
+        printf(" (%s)", basis);
     if (w)
         printf(": %s", w);
     putchar('\n');
@@ -82,7 +91,12 @@ static bool fails(const sp_compare *c, const sp_cmp_entry *e)
 
 static bool undecided(const sp_compare *c, const sp_cmp_entry *e)
 {
-    return e->verdict == SP_CMP_NOT_COMPARABLE && !fails(c, e);
+    return e->verdict == SP_CMP_NOT_COMPARABLE && !fails(c, e) && !sp_cmp_entry_undecided(c, e);
+}
+
+static bool disturbed(const sp_compare *c, const sp_cmp_entry *e)
+{
+    return sp_cmp_entry_undecided(c, e) && !fails(c, e);
 }
 
 /* Undecided, and its observed change would count if it were clear. */
@@ -171,6 +185,11 @@ int sp__cmd_check(int argc, char **argv)
             printf("\n");
             print_if(cmp, fails);
         }
+        sp_cmp_gate gate = sp_compare_gate(cmp, g_fail_on_new, g_fail_undecided);
+        if (count_if(cmp, disturbed)) {
+            printf("\nUndecided: over the budget, but disturbed by other processes (measured):\n");
+            print_if(cmp, disturbed);
+        }
         if (nund) {
             printf("\nNot comparable (not failures without --fail-undecided):\n");
             print_if(cmp, undecided);
@@ -201,9 +220,23 @@ int sp__cmd_check(int argc, char **argv)
                    "run-to-run noise is measured.\n",
                    nund_big ? "cannot decide regions that changed by more than the budget"
                             : "does not see run-to-run noise");
-        if (!nfail)
+        char sched[400];
+        const char *why_undecided =
+            cmp->undecided ? "every region changed alike (the common change is beyond the "
+                             "budget): the machine ran at another speed, or all the code changed"
+                           : "the regions over the budget were disturbed by other processes";
+        if (gate == SP_CMP_GATE_UNDECIDED)
+            printf("\nUNDECIDED: %s. Interference: %s. Repeat the runs (exit status %d: retry).\n",
+                   why_undecided, sp_compare_sched_text(cmp, sched, sizeof sched),
+                   SP_CLI_EXIT_UNDECIDED);
+        else if (gate == SP_CMP_GATE_FAIL && !nfail) /* undecided, failed by --fail-undecided */
+            printf("\nFAIL: undecided (--fail-undecided): %s. Interference: %s.\n", why_undecided,
+                   sp_compare_sched_text(cmp, sched, sizeof sched));
+        else if (!nfail)
             printf("\nPASS: no region slower beyond the +%g%% budget\n", cmp->opts.min_change_pct);
-        rc = nfail ? SP_CLI_EXIT_FAILURE : SP_CLI_EXIT_OK;
+        rc = gate == SP_CMP_GATE_FAIL        ? SP_CLI_EXIT_FAILURE
+             : gate == SP_CMP_GATE_UNDECIDED ? SP_CLI_EXIT_UNDECIDED
+                                             : SP_CLI_EXIT_OK;
         if (sp__cli_finish_output(SP_CLI_EXIT_OK) != SP_CLI_EXIT_OK)
             rc = SP_CLI_EXIT_USAGE; /* not 1: that means a regression */
     }

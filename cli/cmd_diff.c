@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_diff.c - `scope-profiler diff BASE CAND`: the comparison model
- * (analysis/sp_compare.h) as a table: per region the time per rank on each
- * side, the change with its interval, the impact per rank and the verdict.
+ * (analysis/sp_compare.h) as a table: per region two column groups, the
+ * typical and the total time per rank, each with both sides, its change
+ * and interval; the impact per rank and the verdict.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,9 +18,11 @@
 static const char diff_usage[] =
     "usage: " SP_CLI_NAME " diff [OPTIONS] BASE CANDIDATE\n"
     "       " SP_CLI_NAME " diff [OPTIONS] --base RUN... --cand RUN...\n\n"
-    "Compare runs region by region (matched by name): time per rank on each side,\n"
-    "the change with its 95 % interval, the impact per rank, and a verdict:\n"
-    "slower, faster, within noise, new, removed, or not comparable (with why).\n" SP__CMP_USAGE_INPUTS
+    "Compare runs region by region (matched by name), in two column groups: the\n"
+    "typical time per rank (typical call x calls) and the total time per rank,\n"
+    "each on both sides with its change and interval; then the impact per rank\n"
+    "and a verdict: slower, faster, within noise, new, removed, or not comparable\n"
+    "(with why).\n" SP__CMP_USAGE_INPUTS
     "\nOptions:\n"
     "  -r, --min-change PCT    a smaller change is within noise (default 10; the\n"
     "                          same as check's --max-regression)\n" SP__CMP_USAGE_OPTIONS
@@ -27,8 +30,9 @@ static const char diff_usage[] =
     "  -s, --sort KEY          impact (default), change, name\n"
     "      --tree              compare call paths instead of region names\n"
     "      --tsv               print tab-separated values instead (for scripts): region,\n"
-    "                          base_s, cand_s (time per rank), change_pct, ci_lo_pct,\n"
-    "                          ci_hi_pct, impact_s, verdict, note\n"
+    "                          typical_{base_s,cand_s,change_pct,lo_pct,hi_pct},\n"
+    "                          total_{base_s,cand_s,change_pct,lo_pct,hi_pct},\n"
+    "                          impact_s, verdict, decided_by (typical, total), note\n"
     "  -h, --help              show this help\n";
 
 #define NAME_COLS 48
@@ -50,11 +54,41 @@ static int cmp_name(const void *pa, const void *pb)
     return strcmp(a->name, b->name);
 }
 
-enum { C_NAME, C_BASE, C_CAND, C_BMAX, C_CMAX, C_CHANGE, C_IMPACT, C_VERDICT, C_NOTE, NCOLS };
+/* Two labelled column groups, each in one quantity: the typical time per
+ * rank (typical call x calls) and the total time per rank, each with its
+ * base, candidate, change and interval. */
+enum {
+    C_NAME,
+    C_TBASE, C_TCAND, C_TCHANGE,              /* typical */
+    C_BASE, C_CAND, C_BMAX, C_CMAX, C_CHANGE, /* total */
+    C_IMPACT, C_VERDICT, C_NOTE, NCOLS
+};
 
 typedef struct row {
-    char cell[NCOLS][4 * NAME_COLS + 96];
+    char cell[NCOLS][4 * NAME_COLS + 400];
 } row;
+
+static void fmt_or_dash(bool dash, double v, char *cell, size_t n)
+{
+    if (dash)
+        snprintf(cell, n, "-");
+    else
+        sp_cmp_fmt_time(v, cell, n);
+}
+
+/* The note: why the verdict, what decided it, changed calls. */
+static void note_of(const sp_compare *c, const sp_cmp_entry *e, char *buf, size_t n)
+{
+    char why[320], calls[96];
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why), *basis = sp_cmp_basis_text(e);
+    sp_cmp_calls_text(e, calls, sizeof calls);
+    const char *parts[3] = {basis, w, calls[0] ? calls : NULL};
+    size_t o = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < 3; i++)
+        if (parts[i] && o < n)
+            o += (size_t)snprintf(buf + o, n - o, "%s%s", o ? "; " : "", parts[i]);
+}
 
 static void fill_row(row *r, const sp_compare *c, const sp_cmp_entry *e, bool tree)
 {
@@ -68,30 +102,21 @@ static void fill_row(row *r, const sp_compare *c, const sp_cmp_entry *e, bool tr
     } else {
         snprintf(r->cell[C_NAME], sizeof r->cell[C_NAME], "%s", label);
     }
-    if (e->verdict == SP_CMP_NEW) {
-        strcpy(r->cell[C_BASE], "-");
-        strcpy(r->cell[C_BMAX], "-");
-    } else {
-        sp_cmp_fmt_time(e->base.time_mean_s, r->cell[C_BASE], sizeof r->cell[C_BASE]);
-        sp_cmp_fmt_time(e->base.time_max_s, r->cell[C_BMAX], sizeof r->cell[C_BMAX]);
-    }
-    if (e->verdict == SP_CMP_REMOVED) {
-        strcpy(r->cell[C_CAND], "-");
-        strcpy(r->cell[C_CMAX], "-");
-    } else {
-        sp_cmp_fmt_time(e->cand.time_mean_s, r->cell[C_CAND], sizeof r->cell[C_CAND]);
-        sp_cmp_fmt_time(e->cand.time_max_s, r->cell[C_CMAX], sizeof r->cell[C_CMAX]);
-    }
-    sp_cmp_change_text(e, r->cell[C_CHANGE], sizeof r->cell[C_CHANGE]);
+    bool is_new = e->verdict == SP_CMP_NEW, gone = e->verdict == SP_CMP_REMOVED;
+    size_t cw = sizeof r->cell[0];
+    fmt_or_dash(is_new, e->base.typical_time_s, r->cell[C_TBASE], cw);
+    fmt_or_dash(gone, e->cand.typical_time_s, r->cell[C_TCAND], cw);
+    fmt_or_dash(is_new, e->base.time_mean_s, r->cell[C_BASE], cw);
+    fmt_or_dash(is_new, e->base.time_max_s, r->cell[C_BMAX], cw);
+    fmt_or_dash(gone, e->cand.time_mean_s, r->cell[C_CAND], cw);
+    fmt_or_dash(gone, e->cand.time_max_s, r->cell[C_CMAX], cw);
+    sp_cmp_change_text(e, r->cell[C_TCHANGE], cw);
+    sp_cmp_total_text(e, r->cell[C_CHANGE], cw);
     char t[32];
     sp_cmp_fmt_time(e->impact_s, t, sizeof t);
-    snprintf(r->cell[C_IMPACT], sizeof r->cell[C_IMPACT], "%s%s", e->impact_s > 0 ? "+" : "", t);
-    snprintf(r->cell[C_VERDICT], sizeof r->cell[C_VERDICT], "%s", sp_cmp_verdict_name(e->verdict));
-    char why[160], calls[96];
-    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
-    sp_cmp_calls_text(e, calls, sizeof calls);
-    snprintf(r->cell[C_NOTE], sizeof r->cell[C_NOTE], "%s%s%s", w ? w : "",
-             w && *calls ? "; " : "", calls);
+    snprintf(r->cell[C_IMPACT], cw, "%s%s", e->impact_s > 0 ? "+" : "", t);
+    snprintf(r->cell[C_VERDICT], cw, "%s", sp_cmp_verdict_name(e->verdict));
+    note_of(c, e, r->cell[C_NOTE], cw);
 }
 
 /* A field for TSV: tabs and newlines would break the row. */
@@ -101,30 +126,43 @@ static void tsv_field(const char *s)
         putchar(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s);
 }
 
+static void tsv_num(bool have, double v)
+{
+    if (have && isfinite(v))
+        printf("%.9g", v);
+}
+
 static void print_tsv(const sp_compare *c, const sp_cmp_entry *const *rows, size_t n)
 {
-    printf("region\tbase_s\tcand_s\tchange_pct\tci_lo_pct\tci_hi_pct\timpact_s\tverdict\tnote\n");
+    printf("region\ttypical_base_s\ttypical_cand_s\ttypical_change_pct\ttypical_lo_pct\t"
+           "typical_hi_pct\ttotal_base_s\ttotal_cand_s\ttotal_change_pct\ttotal_lo_pct\t"
+           "total_hi_pct\timpact_s\tverdict\tdecided_by\tnote\n");
     for (size_t i = 0; i < n; i++) {
         const sp_cmp_entry *e = rows[i];
-        char why[160], calls[96];
+        bool is_new = e->verdict == SP_CMP_NEW, gone = e->verdict == SP_CMP_REMOVED;
         tsv_field(e->name);
-        printf("\t%.9g\t%.9g\t", e->verdict == SP_CMP_NEW ? 0 : e->base.time_mean_s,
-               e->verdict == SP_CMP_REMOVED ? 0 : e->cand.time_mean_s);
-        if (isfinite(e->change_pct))
-            printf("%.4f", e->change_pct);
-        putchar('\t');
-        if (e->tested)
-            printf("%.4f\t%.4f", e->change_lo_pct, e->change_hi_pct);
-        else
+        const double typ[5] = {e->base.typical_time_s, e->cand.typical_time_s, e->change_pct,
+                               e->change_lo_pct, e->change_hi_pct};
+        const bool have_typ[5] = {!is_new, !gone, !is_new && !gone, e->tested, e->tested};
+        const double tot[5] = {e->base.time_mean_s, e->cand.time_mean_s, e->total_change_pct,
+                               e->total_lo_pct, e->total_hi_pct};
+        const bool have_tot[5] = {!is_new, !gone, !is_new && !gone, e->total_tested,
+                                  e->total_tested};
+        for (int k = 0; k < 5; k++) {
             putchar('\t');
-        printf("\t%.9g\t%s\t", e->impact_s, sp_cmp_verdict_name(e->verdict));
-        const char *w = sp_cmp_why_text(c, e, why, sizeof why);
-        sp_cmp_calls_text(e, calls, sizeof calls);
-        if (w)
-            tsv_field(w);
-        if (w && *calls)
-            fputs("; ", stdout);
-        tsv_field(calls);
+            tsv_num(have_typ[k], typ[k]);
+        }
+        for (int k = 0; k < 5; k++) {
+            putchar('\t');
+            tsv_num(have_tot[k], tot[k]);
+        }
+        printf("\t%.9g\t%s\t%s\t", e->impact_s, sp_cmp_verdict_name(e->verdict),
+               e->verdict != SP_CMP_SLOWER && e->verdict != SP_CMP_FASTER ? ""
+               : e->basis == SP_CMP_BASIS_TOTAL                          ? "total"
+                                                                          : "typical");
+        char note[800];
+        note_of(c, e, note, sizeof note);
+        tsv_field(note);
         putchar('\n');
     }
 }
@@ -132,11 +170,12 @@ static void print_tsv(const sp_compare *c, const sp_cmp_entry *const *rows, size
 static void print_table(const sp_compare *c, const sp_cmp_entry *const *rows_in, size_t n,
                         bool tree, bool show_max)
 {
-    const char *heads[NCOLS] = {"region", "base/rank", "cand/rank", "base max", "cand max",
-                                "change [95 % CI]", "impact/rank", "verdict", "note"};
-    char ci_head[48];
-    snprintf(ci_head, sizeof ci_head, "change [%g %% CI]", 100 * (1 - c->opts.alpha));
-    heads[C_CHANGE] = ci_head;
+    char ci_typ[48], ci_tot[48];
+    snprintf(ci_typ, sizeof ci_typ, "change [%g %% CI]", 100 * (1 - c->opts.alpha));
+    snprintf(ci_tot, sizeof ci_tot, "change [%g %% CI]", 100 * (1 - c->opts.alpha / 20));
+    const char *heads[NCOLS] = {"region", "base",   "cand",        ci_typ,    "base",
+                                "cand",   "base max", "cand max", ci_tot,    "impact/rank",
+                                "verdict", "note"};
     size_t w[NCOLS];
     for (int k = 0; k < NCOLS; k++)
         w[k] = sp__utf8_width(heads[k]);
@@ -150,6 +189,25 @@ static void print_table(const sp_compare *c, const sp_cmp_entry *const *rows_in,
             w[k] = cw > w[k] ? cw : w[k];
         }
     }
+    /* The group labels over their columns. */
+    size_t pos = w[C_NAME] + 2, typ_w = 0, tot_w = 0;
+    for (int k = C_TBASE; k <= C_TCHANGE; k++)
+        typ_w += w[k] + 2;
+    for (int k = C_BASE; k <= C_CHANGE; k++)
+        if (show_max || (k != C_BMAX && k != C_CMAX))
+            tot_w += w[k] + 2;
+    const char *labels[2] = {"typical time per rank (typical call x calls)", "total time per rank"};
+    size_t widths[2] = {typ_w, tot_w};
+    printf("%*s", (int)pos, "");
+    for (int g = 0; g < 2; g++) {
+        size_t lw = sp__utf8_width(labels[g]);
+        printf("%s", labels[g]);
+        for (size_t x = lw; x < widths[g]; x++)
+            putchar(x + 2 >= widths[g] ? ' ' : '-');
+        if (lw >= widths[g])
+            putchar(' ');
+    }
+    putchar('\n');
     int last = NCOLS - 1;
     for (size_t i = 0; i <= n; i++) {
         for (int k = 0; k < NCOLS; k++) {

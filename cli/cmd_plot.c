@@ -40,6 +40,8 @@ static const char plot_usage[] =
     "  -n, --top-n N        heatmap / compare: at most N regions (default: what fits)\n"
     "  -R, --region NAME    ranks / histogram / timeseries / durations: the region\n"
     "                       (default: the region with the largest own time)\n"
+    "      --weak, --strong scaling: weak or strong (default: detected from the runs'\n"
+    "                       problem-size metadata, as `" SP_CLI_NAME " scaling`)\n"
     "      --dark           dark theme\n"
     "      --show           open the charts with the desktop's viewer (xdg-open)\n"
     "  -h, --help           show this help\n";
@@ -178,8 +180,9 @@ static void show_files(const plot_opts *po)
 
 int sp__cmd_plot(int argc, char **argv)
 {
-    enum { OPT_DARK = 1000, OPT_SHOW };
+    enum { OPT_DARK = 1000, OPT_SHOW, OPT_WEAK, OPT_STRONG };
     static const struct option longopts[] = {
+        {"weak", no_argument, NULL, OPT_WEAK},     {"strong", no_argument, NULL, OPT_STRONG},
         {"output", required_argument, NULL, 'o'},  {"format", required_argument, NULL, 'f'},
         {"size", required_argument, NULL, 's'},    {"ranks", required_argument, NULL, 'r'},
         {"include", required_argument, NULL, 'i'}, {"exclude", required_argument, NULL, 'e'},
@@ -191,6 +194,7 @@ int sp__cmd_plot(int argc, char **argv)
     double w = 1200, h = 700;
     long top_n = 0;
     bool dark = false, show = false, fit = true;
+    sp_scaling_kind scaling_kind = SP_SCALING_AUTO;
     int c;
     sp__cli_getopt_reset();
     while ((c = sp__cli_getopt(argc, argv, "o:f:s:r:i:e:n:R:h", longopts)) != -1) {
@@ -224,6 +228,12 @@ int sp__cmd_plot(int argc, char **argv)
             break;
         case OPT_SHOW:
             show = true;
+            break;
+        case OPT_WEAK:
+            scaling_kind = SP_SCALING_WEAK;
+            break;
+        case OPT_STRONG:
+            scaling_kind = SP_SCALING_STRONG;
             break;
         case 'h':
             fputs(plot_usage, stdout);
@@ -340,6 +350,7 @@ int sp__cmd_plot(int argc, char **argv)
     if (!rc && want[SP__CHART_SCALING]) {
         sp__chart_job job = {.run = runs[0], .region = -1, .top_n = top_n, .dark = dark,
                              .runs = (const sp_run *const *)runs, .nruns = (size_t)nfiles,
+                             .scaling_kind = scaling_kind,
                              .colors = colors};
         if (write_chart(&po, "", "scaling", SP__CHART_SCALING, &job))
             rc = SP_CLI_EXIT_FAILURE;

@@ -26,6 +26,8 @@ static const char report_usage[] =
     "  -r, --ranks LIST    only these ranks, e.g. 0-3,5\n"
     "  -i, --include RE    only regions whose name matches RE (POSIX extended)\n"
     "  -e, --exclude RE    leave out regions whose name matches RE\n"
+    "      --weak, --strong  a scaling study's kind (default: detected from the runs'\n"
+    "                      problem-size metadata, as `" SP_CLI_NAME " scaling`)\n"
     "  -h, --help          show this help\n";
 
 static int report_body(const sp_run *run, FILE *f, const void *ctx)
@@ -54,7 +56,10 @@ static sp_run *load(const char *path, const sp__rank_list *ranks, const sp_regio
 
 int sp__cmd_report(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
+    enum { OPT_WEAK = 1000, OPT_STRONG };
+    static const struct option longopts[] = {{"weak", no_argument, NULL, OPT_WEAK},
+                                             {"strong", no_argument, NULL, OPT_STRONG},
+                                             {"output", required_argument, NULL, 'o'},
                                              {"title", required_argument, NULL, 't'},
                                              {"ranks", required_argument, NULL, 'r'},
                                              {"include", required_argument, NULL, 'i'},
@@ -63,6 +68,7 @@ int sp__cmd_report(int argc, char **argv)
                                              {0, 0, 0, 0}};
     const char *out = "report.html", *title = NULL;
     sp__selection sel = {0};
+    sp_scaling_kind kind = SP_SCALING_AUTO;
     int c;
     sp__cli_getopt_reset();
     while ((c = sp__cli_getopt(argc, argv, "o:t:r:i:e:h", longopts)) != -1) {
@@ -78,6 +84,12 @@ int sp__cmd_report(int argc, char **argv)
         case 'e':
             if (sp__selection_option(&sel, c, optarg, argv[0]))
                 return SP_CLI_EXIT_USAGE;
+            break;
+        case OPT_WEAK:
+            kind = SP_SCALING_WEAK;
+            break;
+        case OPT_STRONG:
+            kind = SP_SCALING_STRONG;
             break;
         case 'h':
             fputs(report_usage, stdout);
@@ -98,7 +110,7 @@ int sp__cmd_report(int argc, char **argv)
     sp_region_filter *filter;
     if (sp__cli_region_filter(argv[0], sel.include, sel.exclude, &filter))
         return SP_CLI_EXIT_USAGE;
-    sp__report r = {.path = argv[optind], .title = title};
+    sp__report r = {.path = argv[optind], .title = title, .scaling_kind = kind};
     sp_color_map *report_colors = NULL;
     sp_run **runs = calloc((size_t)nfiles, sizeof *runs);
     int rc = runs ? SP_CLI_EXIT_OK : SP_CLI_EXIT_FAILURE;

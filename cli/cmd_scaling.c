@@ -24,15 +24,20 @@ static const char scaling_usage[] =
     "per thread that ran it; mean and max over the ranks that ran it), the\n"
     "speedup and the parallel efficiency against the run with the smallest count,\n"
     "both from the max (the slowest rank bounds the wall time):\n"
-    "  strong (default): speedup = T(ref) / T(p), efficiency = speedup x ref / p\n"
-    "  weak (--weak, problem size grown with p): efficiency = T(ref) / T(p),\n"
-    "                    scaled speedup = efficiency x p / ref\n"
+    "  strong: speedup = T(ref) / T(p), efficiency = speedup x ref / p\n"
+    "  weak (problem size grown with p): efficiency = T(ref) / T(p),\n"
+    "        scaled speedup = efficiency x p / ref\n"
+    "Weak or strong: --weak or --strong, else detected from the runs' metadata\n"
+    "(sp_metadata_set): weak when a problem-size key (its name holds size,\n"
+    "problem, elem, cell, zone, grid, mesh, dof, points, nx/ny/nz) grows in\n"
+    "proportion to the count, or stays the same while named per rank (per_rank,\n"
+    "local); the header says which and why.\n"
     "Then it names the regions that stop scaling: efficiency under\n"
     "--min-efficiency at some count, among regions of at least --min-share of\n"
     "the reference run.\n\n"
     "Options:\n"
     "      --by AXIS           ranks (default) or threads: what the runs vary\n"
-    "      --weak              weak scaling (see above)\n"
+    "      --weak, --strong    weak or strong scaling (default: detected, see above)\n"
     "      --min-efficiency E  a region stops scaling below E (default 0.6)\n"
     "      --min-share PCT     only regions over PCT % of the run (default 1)\n"
     "      --csv FILE          also write region,ranks,time_mean_s,time_max_s,speedup,\n"
@@ -61,7 +66,8 @@ static void print_table(const sp_scaling *s)
         nw = w > nw ? w : nw;
     }
     sp__put_padded(stdout, "region", nw + 2);
-    printf("%7s  %11s  %11s  %8s  %10s\n", axis, "time/rank", "max/rank", "speedup", "efficiency");
+    printf("%7s  %11s  %11s  %14s  %10s\n", axis, "time/rank", "max/rank",
+           s->weak ? "scaled speedup" : "speedup", "efficiency");
     for (size_t g = 0; g <= s->nregions; g++) {
         const sp_scaling_point *pt = g == 0 ? s->whole : s->regions[g - 1].pt;
         char label[4 * 48 + 8];
@@ -79,7 +85,7 @@ static void print_table(const sp_scaling *s)
             fmt_ratio(pt[j].efficiency, ef, sizeof ef);
             sp__put_padded(stdout, j == 0 ? label : "", nw + 2);
             bool stop = g > 0 && s->regions[g - 1].stops && j == s->regions[g - 1].stop_at;
-            printf("%7g  %11s  %11s  %8s  %10s%s\n", s->p[j], a, b, sp, ef,
+            printf("%7g  %11s  %11s  %14s  %10s%s\n", s->p[j], a, b, sp, ef,
                    stop ? "  <- stops scaling" : "");
         }
     }
@@ -120,9 +126,10 @@ static void print_path(const char *path)
 
 int sp__cmd_scaling(int argc, char **argv)
 {
-    enum { OPT_BY = 1000, OPT_WEAK, OPT_MIN_EFF, OPT_MIN_SHARE, OPT_CSV, OPT_OWN };
+    enum { OPT_BY = 1000, OPT_WEAK, OPT_STRONG, OPT_MIN_EFF, OPT_MIN_SHARE, OPT_CSV, OPT_OWN };
     static const struct option longopts[] = {{"by", required_argument, NULL, OPT_BY},
                                              {"weak", no_argument, NULL, OPT_WEAK},
+                                             {"strong", no_argument, NULL, OPT_STRONG},
                                              {"min-efficiency", required_argument, NULL, OPT_MIN_EFF},
                                              {"min-share", required_argument, NULL, OPT_MIN_SHARE},
                                              {"csv", required_argument, NULL, OPT_CSV},
@@ -143,7 +150,10 @@ int sp__cmd_scaling(int argc, char **argv)
                 return sp__cli_usage_error(argv[0], "%s", sp_last_error());
             break;
         case OPT_WEAK:
-            o.weak = true;
+            o.kind = SP_SCALING_WEAK;
+            break;
+        case OPT_STRONG:
+            o.kind = SP_SCALING_STRONG;
             break;
         case OPT_MIN_EFF:
             if (sp__cli_parse_number(optarg, 0, 0, &o.min_efficiency))
@@ -200,12 +210,13 @@ int sp__cmd_scaling(int argc, char **argv)
     if (!rc && !to_stdout) {
         const char *axis = sp_scaling_axis_name(s->opts.axis);
         printf("scaling: %s, %zu runs, %g to %g %s (reference: %g)\n",
-               s->opts.weak ? "weak" : "strong", s->nruns, s->p[0], s->p[s->nruns - 1], axis,
-               s->p[0]);
+               s->weak ? "weak" : "strong", s->nruns, s->p[0], s->p[s->nruns - 1], axis, s->p[0]);
+        printf("%s scaling: %s\n", s->weak ? "weak" : "strong", s->kind_why);
         for (size_t j = 0; j < s->nruns; j++)
             printf("  %g %s: %s\n", s->p[j], s->p[j] == 1 ? (s->opts.axis == SP_SCALING_THREADS ? "thread" : "rank") : axis, runs.paths[s->input_index[j]]);
         printf("time per rank = a region's time on a rank (per thread that ran it), mean and max "
-               "over the ranks that ran it;\nspeedup and efficiency from the max (slowest rank)\n\n");
+               "over the ranks that ran it;\n%s and efficiency from the max (slowest rank)\n\n",
+               s->weak ? "scaled speedup" : "speedup");
         print_table(s);
         char stops[2048];
         sp_scaling_stops_text(s, stops, sizeof stops);

@@ -55,7 +55,7 @@ int sp__cmd_summary(int argc, char **argv)
     const char *path = argv[optind];
     if (follow)
         return sp__summary_follow(path, interval);
-    sp_run *run = sp__cli_open_run(path);
+    sp_run *run = sp__cli_open_agg(path, 0);
     if (!run)
         return SP_CLI_EXIT_USAGE;
     rc = sp_print_summary(run, path, stdout);

@@ -308,6 +308,9 @@ void sp__cmp_cli_print_header(const sp__cmp_cli *a, FILE *out, int w)
     fprintf(out, "%-*s %s\n", w, "mode:", sp_compare_mode_text(c, buf, sizeof buf));
     fprintf(out, "%-*s %s\n", w, "method:", sp_compare_method_text(c, buf, sizeof buf));
     fprintf(out, "%-*s %s\n", w, "per rank:", sp_compare_ranks_text(c, buf, sizeof buf));
+    fprintf(out, "%-*s %s\n", w, "CPU wait:", sp_compare_sched_text(c, buf, sizeof buf));
+    if (c->mode == SP_CMP_MODE_CALLS)
+        fprintf(out, "%-*s %s\n", w, "common:", sp_compare_common_text(c, buf, sizeof buf));
     sp_cmp_tally t;
     sp_compare_tally(c, &t);
     fprintf(out, "%-*s %s\n", w, "summary:", sp_compare_tally_text(&t, buf, sizeof buf));

@@ -234,7 +234,10 @@ static int draw_compare(cairo_t *cr, double w, double h, const sp__chart_job *jo
 static int draw_scaling(cairo_t *cr, double w, double h, const sp__chart_job *job,
                         const sp_plot_style *st)
 {
-    sp_scaling *s = sp_scaling_study(job->runs, job->nruns, NULL);
+    sp_scaling_options o;
+    sp_scaling_options_init(&o);
+    o.kind = job->scaling_kind;
+    sp_scaling *s = sp_scaling_study(job->runs, job->nruns, &o);
     if (!s)
         return SP_EINVAL;
     sp_color_map *own_colors = NULL;

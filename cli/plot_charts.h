@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "sp_model.h"
+#include "sp_scaling.h"
 
 typedef enum sp__chart_kind {
     SP__CHART_TIMELINE = 0,
@@ -44,6 +45,7 @@ typedef struct sp__chart_job {
                                      run and cand with the defaults) */
     const sp_run *const *runs;    /* scaling: the study's runs */
     size_t nruns;
+    sp_scaling_kind scaling_kind; /* scaling: strong, weak or detected (0) */
     /* Region colours (borrowed). NULL: one run's charts colour by that run;
      * compare and scaling charts make one map over the runs they show, so a
      * region has the same colour in every chart of a document. */

@@ -20,6 +20,7 @@ typedef struct sp__report {
     const char *cand_path;
     const sp_run *const *runs; /* three or more runs: a scaling study (runs[0] = run) */
     size_t nruns;
+    sp_scaling_kind scaling_kind; /* of that study: detected (0), strong or weak */
     const char *title; /* NULL: "scope-profiler report: FILE" */
     /* One colour map over every run of the report (borrowed), so a region
      * has one colour in all its charts, comparison and scaling included. */

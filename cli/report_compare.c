@@ -33,32 +33,52 @@ static void para(FILE *f, const char *label, const char *text)
     fputs("</li>\n", f);
 }
 
+/* A time cell sortable by its value; "-" for a side without the region. */
+static void time_cell(FILE *f, bool dash, double v)
+{
+    char t[32];
+    if (dash)
+        fputs("<td data-v=\"-1\">&ndash;</td>", f);
+    else
+        fprintf(f, "<td data-v=\"%.12g\">%s</td>", v, sp_cmp_fmt_time(v, t, sizeof t));
+}
+
+static void change_cell(FILE *f, double sort, const char *text)
+{
+    fprintf(f, "<td data-v=\"%.6f\">", isfinite(sort) ? sort : 1e300);
+    sp__html(f, text);
+    fputs("</td>", f);
+}
+
+/* One region: the typical and the total time per rank, each with both
+ * sides, its change and interval; impact, verdict, note. */
 static void row(FILE *f, const sp_compare *c, const sp_cmp_entry *e)
 {
-    char a[32], b[32], ch[96], imp[32], why[160], calls[96];
+    char ch[96], imp[32], why[320], calls[96];
+    bool is_new = e->verdict == SP_CMP_NEW, gone = e->verdict == SP_CMP_REMOVED;
     fputs("<tr><td class=\"name\">", f);
     sp__html(f, e->name);
-    fprintf(f, "</td><td data-v=\"%.12g\">%s</td><td data-v=\"%.12g\">%s</td>",
-            e->verdict == SP_CMP_NEW ? -1 : e->base.time_mean_s,
-            e->verdict == SP_CMP_NEW ? "&ndash;" : sp_cmp_fmt_time(e->base.time_mean_s, a, sizeof a),
-            e->verdict == SP_CMP_REMOVED ? -1 : e->cand.time_mean_s,
-            e->verdict == SP_CMP_REMOVED ? "&ndash;"
-                                         : sp_cmp_fmt_time(e->cand.time_mean_s, b, sizeof b));
-    double sort_change = isfinite(e->change_pct) ? e->change_pct : 1e300;
-    fprintf(f, "<td data-v=\"%.6f\">", sort_change);
-    sp__html(f, sp_cmp_change_text(e, ch, sizeof ch));
+    fputs("</td>", f);
+    time_cell(f, is_new, e->base.typical_time_s);
+    time_cell(f, gone, e->cand.typical_time_s);
+    change_cell(f, e->change_pct, sp_cmp_change_text(e, ch, sizeof ch));
+    time_cell(f, is_new, e->base.time_mean_s);
+    time_cell(f, gone, e->cand.time_mean_s);
+    change_cell(f, is_new ? INFINITY : gone ? -100 : e->total_change_pct,
+                sp_cmp_total_text(e, ch, sizeof ch));
     sp_cmp_fmt_time(e->impact_s, imp, sizeof imp);
-    fprintf(f, "</td><td data-v=\"%.12g\">%s%s</td>", e->impact_s, e->impact_s > 0 ? "+" : "",
-            imp);
+    fprintf(f, "<td data-v=\"%.12g\">%s%s</td>", e->impact_s, e->impact_s > 0 ? "+" : "", imp);
     fprintf(f, "<td class=\"%s\">%s</td><td class=\"note\">", verdict_class(e->verdict),
             sp_cmp_verdict_name(e->verdict));
-    const char *w = sp_cmp_why_text(c, e, why, sizeof why);
+    const char *w = sp_cmp_why_text(c, e, why, sizeof why), *basis = sp_cmp_basis_text(e);
     sp_cmp_calls_text(e, calls, sizeof calls);
-    if (w)
-        sp__html(f, w);
-    if (w && *calls)
-        fputs("; ", f);
-    sp__html(f, calls);
+    const char *parts[3] = {basis, w, *calls ? calls : NULL};
+    for (int i = 0, k = 0; i < 3; i++)
+        if (parts[i]) {
+            if (k++)
+                fputs("; ", f);
+            sp__html(f, parts[i]);
+        }
     fputs("</td></tr>\n", f);
 }
 
@@ -80,15 +100,20 @@ int sp__report_compare(sp__report *r, FILE *f)
     para(f, "Mode:", sp_compare_mode_text(cmp, buf, sizeof buf));
     para(f, "Method:", sp_compare_method_text(cmp, buf, sizeof buf));
     para(f, "Per rank:", sp_compare_ranks_text(cmp, buf, sizeof buf));
+    para(f, "CPU wait:", sp_compare_sched_text(cmp, buf, sizeof buf));
+    para(f, "Common change:", sp_compare_common_text(cmp, buf, sizeof buf));
     fputs("</ul>\n", f);
     if (cmp->n) {
         fprintf(f,
-                "<table class=\"sortable\" id=\"compare-table\"><thead><tr>"
-                "<th data-type=\"text\">Region</th><th>Base / rank</th><th>Candidate / rank</th>"
+                "<table class=\"sortable\" id=\"compare-table\"><thead>"
+                "<tr><th></th><th colspan=\"3\">Typical time per rank (typical call &times; "
+                "calls)</th><th colspan=\"3\">Total time per rank</th><th colspan=\"3\"></th></tr>"
+                "<tr><th data-type=\"text\">Region</th><th>Base</th><th>Candidate</th>"
+                "<th>Change [%g %% CI]</th><th>Base</th><th>Candidate</th>"
                 "<th>Change [%g %% CI]</th><th>Impact / rank</th>"
                 "<th data-type=\"text\">Verdict</th><th data-type=\"text\">Note</th>"
                 "</tr></thead>\n<tbody>\n",
-                100 * (1 - cmp->opts.alpha));
+                100 * (1 - cmp->opts.alpha), 100 * (1 - cmp->opts.alpha / 20));
         for (size_t i = 0; i < cmp->n; i++)
             row(f, cmp, &cmp->entries[i]);
         fputs("</tbody></table>\n", f);

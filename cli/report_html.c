@@ -66,7 +66,8 @@ static const char css[] =
     "{color:var(--muted);margin-left:8px}"
     "code{background:var(--panel);padding:0 3px;border-radius:3px}";
 
-/* Sort a table by a clicked column: numbers by data-v (largest first on the
+/* Sort a table by a clicked column (of its last header row; a row above it
+ * may label groups of columns): numbers by data-v (largest first on the
  * first click), text columns (data-type="text") alphabetically. */
 static const char js[] =
     "(function(){\n"
@@ -85,7 +86,7 @@ static const char js[] =
     " th.setAttribute('aria-sort',asc?'ascending':'descending');\n"
     "}\n"
     "Array.prototype.forEach.call(document.querySelectorAll('table.sortable'),function(t){\n"
-    " Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){\n"
+    " Array.prototype.forEach.call(t.tHead.rows[t.tHead.rows.length-1].cells,function(th,i){\n"
     "  th.tabIndex=0;\n"
     "  th.addEventListener('click',function(){sortBy(t,i,th);});\n"
     "  th.addEventListener('keydown',function(e){if(e.key==='Enter')sortBy(t,i,th);});\n"

@@ -11,6 +11,7 @@
 #include "sp_diff.h"
 #include "sp_error.h"
 #include "sp_figures.h"
+#include "sp_sched.h"
 
 static void card(FILE *f, const char *k, const char *v, const char *sub)
 {
@@ -91,6 +92,15 @@ int sp__report_overview(sp__report *r, FILE *f)
         card(f, "Hot spot (own time)", run->region_names[ids[0]], c);
     } else {
         card(f, "Hot spot (own time)", "-", "no calls recorded");
+    }
+    /* How disturbed the run was: its threads' waits for a CPU. */
+    sp_sched_summary sched;
+    sp_sched_run_summary(run, &sched, NULL);
+    if (sched.measured) {
+        snprintf(a, sizeof a, "%.0f %%", 100 * sched.wait_share);
+        card(f, "Waited for a CPU", a, sp_sched_run_text(run, c, sizeof c));
+    } else {
+        card(f, "Waited for a CPU", "-", "not measured (file of an older build)");
     }
     fputs("</div>\n", f);
     if (fg->two_columns) {

@@ -369,6 +369,7 @@ static void rank_free(sp_rank_data *rk)
     free(rk->threads);
     sp_rank_free_calls(rk);
     free(rk->dropped);
+    free(rk->sched);
     free(rk->depth);
     free(rk->tree_node);
     /* Recording modes (line samples, counters). */
@@ -405,6 +406,8 @@ void sp_run_free(sp_run *run)
             free(run->regions[i].per_rank);
     free(run->regions);
     free(run->tree.nodes);
+    if (run->agg && run->agg_free)
+        run->agg_free(run->agg);
     for (size_t i = 0; i < run->nregions; i++)
         free(run->region_names[i]);
     free(run->region_names);

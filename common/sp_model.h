@@ -39,6 +39,18 @@ typedef struct sp_thread_info {
     char *name;      /* "main", pthread name, or NULL */
 } sp_thread_info;
 
+/* One sample of a thread's CPU scheduling, taken by the recorder's writer
+ * while the program ran (SCHEMA.md "CPU scheduling of the threads"). The
+ * counts are cumulative since the thread started: differences of two
+ * samples of a thread give what happened between them. */
+typedef struct sp_sched_sample {
+    int32_t thread;  /* index into the rank's threads */
+    int64_t t_ns;    /* when sampled, on the clock of the rank's calls */
+    int64_t cpu_ns;  /* time on a CPU so far; -1 unknown */
+    int64_t wait_ns; /* time runnable but waiting for a CPU so far; -1 unknown */
+    int64_t nivcsw;  /* involuntary context switches so far; -1 unknown */
+} sp_sched_sample;
+
 /*
  * One rank's calls, as columns of length ncalls. Calls are ordered by thread,
  * then start time, then longer first (so a parent precedes its children).
@@ -60,6 +72,10 @@ typedef struct sp_rank_data {
     int64_t *parent;             /* index of the enclosing call in this rank, -1 = none */
 
     uint64_t *dropped;           /* per region (nregions entries) or NULL: calls lost */
+    size_t nsched;               /* CPU scheduling samples (0: not measured, as in
+                                    files before they existed), each thread's in
+                                    time order */
+    sp_sched_sample *sched;
     int excluded;                /* left out by a rank selection (--ranks): no calls,
                                     not counted in per-rank figures (sp_figures.h) */
 
@@ -155,6 +171,11 @@ struct sp_run {
     int analyzed;
     sp_run_region *regions;  /* nregions entries, same order as region_names */
     sp_tree tree;
+
+    /* Aggregates of the streaming pass (analysis/sp_agg.h), owned by the
+     * run and freed through agg_free (set by whoever attaches them). */
+    struct sp_agg *agg;
+    void (*agg_free)(struct sp_agg *agg);
 
     /* Recording modes: per region flags (SP_REGION_FLAG_*), entries for
      * region ids below nregion_flags; NULL when no region has a flag. */

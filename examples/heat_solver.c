@@ -2,8 +2,8 @@
 /*
  * heat_solver.c - a small 2-D heat-equation mini-app (explicit Jacobi
  * iteration on an N x N grid), instrumented the way a real code would be.
- * It is the program the comparison tests and the false-alarm benchmark run
- * over and over (tests/compare/, examples/compare_rates.sh).
+ * The README's rate table measures `check` on it beside the LULESH-shaped
+ * examples/lulesh_proxy.c (which tests/compare/ and compare_rates.sh run).
  *
  * Regions, from microseconds to tens of milliseconds (N = 512, 640 steps):
  *   setup          once      allocate, initial condition (sin x sin)   ~tens of ms

@@ -45,6 +45,12 @@ int sp_h5_write(const sp_run *run, const char *path);
  */
 sp_run *sp_h5_read(const char *path, int *status);
 
+/* The metadata value `file_state` of a run that did not finish (complete =
+ * 0): that it is recording or was killed, how many calls were still open
+ * (cut at their thread's last event) and how many damaged blocks a torn
+ * write left out (0: not mentioned). Into buf (len bytes). */
+void sp_h5_file_state_text(uint64_t open_calls, uint64_t torn_blocks, char *buf, size_t len);
+
 /* ---- reading in another process (sp_h5_read_isolated.c) ----
  * libhdf5 can crash or loop on a damaged file; reading in a child process
  * turns that into an error for the caller. */
@@ -73,6 +79,32 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
 /* The helper program's side: read path, write the outcome to stdout (fd 1)
  * for sp_h5_read_isolated(). Returns the exit status for main(). */
 int sp_h5_read_helper_main(const char *path);
+
+/*
+ * The isolation itself, for other kinds of reading (analysis's aggregate
+ * pass): child(path, fd, child_arg) runs in a child process (fork; its
+ * return value is the exit status) and writes its outcome to fd, or the
+ * helper program of how->helper_argv does (path appended; it writes to
+ * stdout); parent(fd, ...) reads it here, with a read budget open on this
+ * thread, the timeout and the cancel fd. A child that crashes, is killed or
+ * outlasts the timeout becomes the errors of sp_h5_read_isolated(). Returns
+ * parent's status or one of those errors.
+ */
+typedef int (*sp_h5_child_fn)(const char *path, int fd, void *arg);
+typedef int (*sp_h5_parent_fn)(int fd, int cancel_fd, const char *path, double timeout_s,
+                               bool *timed_out, void *arg);
+int sp_h5_isolated_call(const char *path, const sp_h5_isolation *how, sp_h5_child_fn child,
+                        void *child_arg, sp_h5_parent_fn parent, void *parent_arg);
+
+/* The memory limit of a reading child (RLIMIT_AS from the read limit; not
+ * under sanitizers), for helper programs. */
+void sp_h5_isolated_child_limits(void);
+
+/* In a reading child whose read failed with status: when it ran out of
+ * memory under that limit, sp_last_error() gets the limit and how to raise
+ * it appended (the error is set again with status, or SP_ENOMEM); else
+ * nothing changes. */
+void sp_h5_isolated_explain_oom(int status);
 
 /* Whether SCOPE_PROFILER_READ_ISOLATION allows isolation (anything but "0"). */
 bool sp_h5_isolation_enabled(void);

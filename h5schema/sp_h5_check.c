@@ -137,6 +137,16 @@ int sp__rank_check_modes(const sp_rank_data *rk, size_t nregions, int code,
         if (!text_ok(rk->counter_name[i]))
             return sp__error(code, "%s: counter row %zu: name is not valid UTF-8", ctx, i);
     }
+    if (rk->nsched && !rk->sched)
+        return sp__error(code, "%s: %zu scheduling samples but no table", ctx, rk->nsched);
+    for (size_t i = 0; i < rk->nsched; i++) {
+        const sp_sched_sample *s = &rk->sched[i];
+        /* Times within 2^61 ns of the clock's zero, as the calls' (below). */
+        if (s->thread < 0 || (size_t)s->thread >= rk->nthreads || s->t_ns > ((int64_t)1 << 61) ||
+            s->t_ns < -((int64_t)1 << 61) || s->cpu_ns < -1 || s->wait_ns < -1 ||
+            s->nivcsw < -1)
+            return sp__error(code, "%s: scheduling sample %zu is out of range", ctx, i);
+    }
     return 0;
 }
 

@@ -308,6 +308,33 @@ typedef struct sp__h5_visited {
 int sp__h5_visit(const char *file, sp__h5_visited *v, hid_t obj, bool *seen);
 void sp__h5_visited_free(sp__h5_visited *v);
 
+/* ---- opening a run file (sp_h5_read.c) ---- */
+
+/* A run file opened for reading: the file as checked (fd), a read budget
+ * and HDF5's error printing switched off on this thread, the HDF5 file, and
+ * its layout. */
+typedef struct sp__h5_opened {
+    int fd;
+    hid_t fapl, file;
+    sp__h5_quiet quiet;
+    sp__read_budget budget;
+    bool quieted, in_budget;
+    int64_t version;        /* scope_profiler_schema, 0 when absent */
+    const char *layout;     /* SP_LAYOUT_* */
+    char name_buf[64];
+} sp__h5_opened;
+
+/* Open path (a regular, non-empty HDF5 file of a known layout). 0 or an
+ * error; either way finish with sp__h5_open_end(). */
+int sp__h5_open_begin(const char *path, sp__h5_opened *o);
+/* End the budget and restore HDF5's error printing (the file stays open:
+ * a reader that keeps it must do so on the thread that opened it). */
+void sp__h5_open_release(sp__h5_opened *o);
+/* Close everything. */
+void sp__h5_open_end(sp__h5_opened *o);
+/* The run's schema_version, layout and source_path from o. */
+int sp__h5_finish_read(const char *path, const sp__h5_opened *o, sp_run *run);
+
 /* ---- layout readers (sp_h5_read_*.c); fill an empty run ---- */
 
 int sp__h5_read_v1(const char *file, hid_t fid, sp_run *run);

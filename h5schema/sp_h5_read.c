@@ -141,82 +141,99 @@ static char *dup_str(const char *s)
     return d;
 }
 
+int sp__h5_open_begin(const char *path, sp__h5_opened *o)
+{
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
+    o->fapl = o->file = H5I_INVALID_HID;
+    int rc;
+    if (!path || !*path)
+        return sp__error(SP_EINVAL, "no file name given");
+    if ((rc = check_path(path, &o->fd)) < 0)
+        return rc;
+    if ((rc = sp__read_budget_begin(&o->budget, path, o->fd)) < 0) {
+        close(o->fd);
+        o->fd = -1;
+        return rc;
+    }
+    o->in_budget = true;
+    const char *h5name = h5_name(path, o->fd, o->name_buf, sizeof o->name_buf);
+    sp__h5_quiet_begin(&o->quiet);
+    o->quieted = true;
+    htri_t is_hdf5 = H5Fis_hdf5(h5name);
+    if (is_hdf5 == 0)
+        return sp__error(SP_EFORMAT, "'%s' is not an HDF5 file", path);
+    if (is_hdf5 < 0)
+        return sp__h5_error(SP_EFORMAT, "'%s' cannot be read as HDF5", path);
+    /* Strong close: closing the file closes anything an error path missed. */
+    if ((o->fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
+        H5Pset_fclose_degree(o->fapl, H5F_CLOSE_STRONG) < 0 || set_cache(o->fapl) < 0)
+        return sp__h5_error(SP_EIO, "cannot read '%s'", path);
+    if ((o->file = H5Fopen(h5name, H5F_ACC_RDONLY, o->fapl)) < 0)
+        return sp__h5_error(SP_EFORMAT, "'%s' is a damaged or truncated HDF5 file", path);
+    return detect(path, o->file, &o->version, &o->layout);
+}
+
+void sp__h5_open_release(sp__h5_opened *o)
+{
+    if (o->quieted)
+        sp__h5_quiet_end(&o->quiet);
+    if (o->in_budget)
+        sp__read_budget_end(&o->budget);
+    o->quieted = o->in_budget = false;
+}
+
+void sp__h5_open_end(sp__h5_opened *o)
+{
+    if (o->file >= 0)
+        H5Fclose(o->file);
+    if (o->fapl >= 0)
+        H5Pclose(o->fapl);
+    sp__h5_open_release(o);
+    if (o->fd >= 0)
+        close(o->fd);
+    o->file = o->fapl = H5I_INVALID_HID;
+    o->fd = -1;
+}
+
+int sp__h5_finish_read(const char *path, const sp__h5_opened *o, sp_run *run)
+{
+    /* Files of the Python package without the attribute are version 1. */
+    run->schema_version = o->version ? (int)o->version : 1;
+    run->layout = dup_str(o->layout);
+    run->source_path = dup_str(path);
+    if (!run->layout || !run->source_path)
+        return sp__error(SP_ENOMEM, "out of memory reading '%s'", path);
+    return 0;
+}
+
 sp_run *sp_h5_read(const char *path, int *status)
 {
-    int rc = 0;
     sp_run *run = NULL;
-    hid_t fapl = H5I_INVALID_HID, file = H5I_INVALID_HID;
-    sp__h5_quiet quiet;
-    sp__read_budget budget;
-    int fd = -1;
-    char name_buf[64];
-    if (!path || !*path) {
-        rc = sp__error(SP_EINVAL, "sp_h5_read: no file name given");
-        goto out;
-    }
-    if ((rc = check_path(path, &fd)) < 0)
-        goto out;
-    if ((rc = sp__read_budget_begin(&budget, path, fd)) < 0) {
-        close(fd);
-        goto out;
-    }
-    const char *h5name = h5_name(path, fd, name_buf, sizeof name_buf);
-
-    sp__h5_quiet_begin(&quiet);
-    htri_t is_hdf5 = H5Fis_hdf5(h5name);
-    if (is_hdf5 == 0) {
-        rc = sp__error(SP_EFORMAT, "'%s' is not an HDF5 file", path);
-        goto done;
-    }
-    if (is_hdf5 < 0) {
-        rc = sp__h5_error(SP_EFORMAT, "'%s' cannot be read as HDF5", path);
-        goto done;
-    }
-    /* Strong close: closing the file closes anything an error path missed. */
-    if ((fapl = H5Pcreate(H5P_FILE_ACCESS)) < 0 ||
-        H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG) < 0 || set_cache(fapl) < 0) {
-        rc = sp__h5_error(SP_EIO, "cannot read '%s'", path);
-        goto done;
-    }
-    if ((file = H5Fopen(h5name, H5F_ACC_RDONLY, fapl)) < 0) {
-        rc = sp__h5_error(SP_EFORMAT, "'%s' is a damaged or truncated HDF5 file", path);
-        goto done;
-    }
-    int64_t version;
-    const char *layout = NULL;
-    if ((rc = detect(path, file, &version, &layout)) < 0)
+    sp__h5_opened o;
+    int rc = sp__h5_open_begin(path, &o);
+    if (rc < 0)
         goto done;
     if (!(run = sp_run_new())) {
         rc = SP_ENOMEM;
         goto done;
     }
-    if (strcmp(layout, SP_LAYOUT_NATIVE) == 0)
-        rc = version >= 2 ? sp__h5_read_v2(path, file, run) : sp__h5_read_v1(path, file, run);
-    else if (strcmp(layout, SP_LAYOUT_PY_COLUMNAR) == 0)
-        rc = sp__h5_read_py_columnar(path, file, run);
+    if (strcmp(o.layout, SP_LAYOUT_NATIVE) == 0)
+        rc = o.version >= 2 ? sp__h5_read_v2(path, o.file, run)
+                            : sp__h5_read_v1(path, o.file, run);
+    else if (strcmp(o.layout, SP_LAYOUT_PY_COLUMNAR) == 0)
+        rc = sp__h5_read_py_columnar(path, o.file, run);
     else
-        rc = sp__h5_read_py_regions(path, file, run);
+        rc = sp__h5_read_py_regions(path, o.file, run);
     if (rc < 0)
         goto done;
     /* One place for what no layout reader may let through: times and sums
      * that overflow, impossible nesting, more ranks than the file holds. */
     if ((rc = sp__run_check_read(path, run)) < 0)
         goto done;
-    /* Files of the Python package without the attribute are version 1. */
-    run->schema_version = version ? (int)version : 1;
-    run->layout = dup_str(layout);
-    run->source_path = dup_str(path);
-    if (!run->layout || !run->source_path)
-        rc = sp__error(SP_ENOMEM, "out of memory reading '%s'", path);
+    rc = sp__h5_finish_read(path, &o, run);
 done:
-    if (file >= 0)
-        H5Fclose(file);
-    if (fapl >= 0)
-        H5Pclose(fapl);
-    sp__h5_quiet_end(&quiet);
-    sp__read_budget_end(&budget);
-    close(fd);
-out:
+    sp__h5_open_end(&o);
     if (rc < 0) {
         sp_run_free(run);
         run = NULL;

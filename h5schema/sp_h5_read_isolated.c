@@ -81,8 +81,9 @@ static uint64_t memory_cap(void)
 #endif
 }
 
-static void limit_memory(uint64_t cap)
+static void limit_memory(void)
 {
+    uint64_t cap = memory_cap();
     if (!cap)
         return;
     struct rlimit rl = {(rlim_t)cap, (rlim_t)cap};
@@ -111,19 +112,24 @@ static bool out_of_memory(int status, const char *msg)
            strstr(msg, "alloc") || strstr(msg, "out of memory");
 }
 
-static int child_read(const char *path, int fd)
+void sp_h5_isolated_explain_oom(int status)
 {
     uint64_t cap = memory_cap();
-    limit_memory(cap);
+    const char *err = sp_last_error();
+    if (!cap || !out_of_memory(status, err) || strstr(err, SP_READ_LIMIT_ENV))
+        return;
+    char msg[1024], note[320];
+    snprintf(msg, sizeof msg, "%s", err);
+    cap_note(cap, note, sizeof note);
+    sp__error(status ? status : SP_ENOMEM, "%s%s", msg, note);
+}
+
+static int child_read(const char *path, int fd)
+{
     int status = 0;
     sp_run *run = sp_h5_read(path, &status);
-    if (!run && cap && out_of_memory(status, sp_last_error()) &&
-        !strstr(sp_last_error(), SP_READ_LIMIT_ENV)) {
-        char msg[1024], note[320];
-        snprintf(msg, sizeof msg, "%s", sp_last_error());
-        cap_note(cap, note, sizeof note);
-        sp__error(status ? status : SP_ENOMEM, "%s%s", msg, note);
-    }
+    if (!run)
+        sp_h5_isolated_explain_oom(status);
     int rc = sp__h5_wire_write(fd, run, run ? 0 : (status ? status : SP_EIO),
                                run ? NULL : sp_last_error());
     sp_run_free(run);
@@ -132,7 +138,13 @@ static int child_read(const char *path, int fd)
 
 int sp_h5_read_helper_main(const char *path)
 {
+    limit_memory();
     return child_read(path, 1);
+}
+
+void sp_h5_isolated_child_limits(void)
+{
+    limit_memory();
 }
 
 static const char *signal_text(int sig)
@@ -147,22 +159,18 @@ static const char *signal_text(int sig)
     }
 }
 
-sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *status)
+int sp_h5_isolated_call(const char *path, const sp_h5_isolation *how, sp_h5_child_fn child,
+                        void *child_arg, sp_h5_parent_fn parent, void *parent_arg)
 {
     int rc = 0, pfd[2] = {-1, -1};
     pid_t pid = -1;
-    sp_run *run = NULL;
     double timeout = how && how->timeout_s > 0 ? how->timeout_s : sp_h5_read_timeout();
-    if (!path || !*path) {
-        rc = sp__error(SP_EINVAL, "sp_h5_read: no file name given");
-        goto out;
-    }
-    if (pipe2(pfd, O_CLOEXEC) != 0) {
-        rc = sp__error(SP_EIO, "cannot read '%s': pipe: %s", path, strerror(errno));
-        goto out;
-    }
-    /* A large pipe: a run of millions of calls crosses in fewer, larger
-     * steps (not fatal if refused: the default 64 KiB works too). */
+    if (!path || !*path)
+        return sp__error(SP_EINVAL, "sp_h5_read: no file name given");
+    if (pipe2(pfd, O_CLOEXEC) != 0)
+        return sp__error(SP_EIO, "cannot read '%s': pipe: %s", path, strerror(errno));
+    /* A large pipe: what the child sends crosses in fewer, larger steps
+     * (not fatal if refused: the default 64 KiB works too). */
     (void)fcntl(pfd[0], F_SETPIPE_SZ, 1 << 20);
     if (how && how->helper_argv) {
         size_t n = 0;
@@ -196,7 +204,8 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
         }
         if (pid == 0) {
             close(pfd[0]);
-            _exit(child_read(path, pfd[1]));
+            limit_memory();
+            _exit(child(path, pfd[1], child_arg));
         }
     }
     close(pfd[1]);
@@ -205,8 +214,7 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
     sp__read_budget budget;
     bool timed_out = false;
     if ((rc = sp__read_budget_begin(&budget, path, -1)) == 0) {
-        rc = sp__h5_wire_read(pfd[0], how ? how->cancel_fd : -1, path, timeout, &run,
-                              &timed_out);
+        rc = parent(pfd[0], how ? how->cancel_fd : -1, path, timeout, &timed_out, parent_arg);
         sp__read_budget_end(&budget);
     }
     if (timed_out)
@@ -242,13 +250,32 @@ sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *s
                        "'%s' is a damaged HDF5 file: reading it crashed the HDF5 library (%s)%s",
                        path, signal_text(sig), note);
     }
-    if (rc == 0 && !(run->source_path = strdup(path)))
-        rc = sp__error(SP_ENOMEM, "out of memory");
 out:
     if (pfd[0] >= 0)
         close(pfd[0]);
     if (pfd[1] >= 0)
         close(pfd[1]);
+    return rc;
+}
+
+static int child_read_whole(const char *path, int fd, void *arg)
+{
+    (void)arg;
+    return child_read(path, fd);
+}
+
+static int parent_read_whole(int fd, int cancel_fd, const char *path, double timeout,
+                             bool *timed_out, void *arg)
+{
+    return sp__h5_wire_read(fd, cancel_fd, path, timeout, (sp_run **)arg, timed_out);
+}
+
+sp_run *sp_h5_read_isolated(const char *path, const sp_h5_isolation *how, int *status)
+{
+    sp_run *run = NULL;
+    int rc = sp_h5_isolated_call(path, how, child_read_whole, NULL, parent_read_whole, &run);
+    if (rc == 0 && !(run->source_path = strdup(path)))
+        rc = sp__error(SP_ENOMEM, "out of memory");
     if (rc != 0) {
         sp_run_free(run);
         run = NULL;

@@ -44,12 +44,6 @@ static bool read_complete(hid_t fid)
     return v != 0;
 }
 
-static void note_missing(sp_v2_read *st, size_t r)
-{
-    size_t len = strlen(st->missing);
-    snprintf(st->missing + len, sizeof st->missing - len, "%s%zu", len ? ", " : "", r);
-}
-
 /* Every rank's dropped column sized for the final region table (ranks
  * read later may have added regions). */
 static int size_dropped(sp_run *run, const size_t *len)
@@ -73,17 +67,7 @@ static int note_state(sp_v2_read *st)
     char v[512];
     if (st->complete)
         return 0;
-    snprintf(v, sizeof v,
-             "recording in progress or ended without finalize (killed); %" PRIu64
-             " call(s) still open were cut at their thread's last event",
-             st->open_calls);
-    if (st->torn_blocks) {
-        size_t l = strlen(v);
-        snprintf(v + l, sizeof v - l,
-                 "; the last write failed (a full disk?): %" PRIu64 " block(s) of events "
-                 "after it were damaged and left out",
-                 st->torn_blocks);
-    }
+    sp_h5_file_state_text(st->open_calls, st->torn_blocks, v, sizeof v);
     if (sp_kvlist_set(&st->run->meta, "file_state", v) != 0)
         return SP_ENOMEM;
     if (st->missing[0] && sp_kvlist_set(&st->run->meta, "incomplete_ranks", st->missing) != 0)
@@ -91,9 +75,27 @@ static int note_state(sp_v2_read *st)
     return 0;
 }
 
-int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
+void sp_h5_file_state_text(uint64_t open_calls, uint64_t torn_blocks, char *buf, size_t len)
 {
-    sp_v2_read st = {.file = file, .run = run, .complete = read_complete(fid)};
+    snprintf(buf, len,
+             "recording in progress or ended without finalize (killed); %" PRIu64
+             " call(s) still open were cut at their thread's last event",
+             open_calls);
+    if (torn_blocks) {
+        size_t l = strlen(buf);
+        snprintf(buf + l, len - l,
+                 "; the last write failed (a full disk?): %" PRIu64 " block(s) of events "
+                 "after it were damaged and left out",
+                 torn_blocks);
+    }
+}
+
+int sp_v2_read_begin(sp_v2_read *st, const char *file, hid_t fid, sp_run *run)
+{
+    memset(st, 0, sizeof *st);
+    st->file = file;
+    st->run = run;
+    st->complete = read_complete(fid);
     size_t nranks = 0;
     hid_t meta = H5I_INVALID_HID;
     int rc = read_num_ranks(file, fid, &nranks);
@@ -103,27 +105,51 @@ int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
         (rc = sp__h5_read_meta(file, meta, &run->meta)))
         goto done;
     if (sp_run_set_ranks(run, nranks) != 0 ||
-        !(st.dropped_len = calloc(nranks ? nranks : 1, sizeof *st.dropped_len))) {
+        !(st->dropped_len = calloc(nranks ? nranks : 1, sizeof *st->dropped_len)))
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
-        goto done;
-    }
-    for (size_t r = 0; r < nranks && rc == 0; r++) {
+done:
+    if (meta >= 0)
+        H5Gclose(meta);
+    return rc;
+}
+
+void sp_v2_note_missing(sp_v2_read *st, size_t r)
+{
+    size_t len = strlen(st->missing);
+    snprintf(st->missing + len, sizeof st->missing - len, "%s%zu", len ? ", " : "", r);
+}
+
+int sp_v2_read_end(sp_v2_read *st)
+{
+    if (size_dropped(st->run, st->dropped_len) || note_state(st))
+        return sp__error(SP_ENOMEM, "%s: out of memory", st->file);
+    return 0;
+}
+
+void sp_v2_read_free(sp_v2_read *st)
+{
+    free(st->dropped_len);
+    st->dropped_len = NULL;
+}
+
+int sp__h5_read_v2(const char *file, hid_t fid, sp_run *run)
+{
+    sp_v2_read st;
+    int rc = sp_v2_read_begin(&st, file, fid, run);
+    for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
         sp_v2_rank_loc loc;
         bool missing;
         if ((rc = sp_v2_open_rank(&st, fid, r, &loc, &missing)))
             break;
         if (missing) {
-            note_missing(&st, r);
+            sp_v2_note_missing(&st, r);
             continue;
         }
         rc = sp_v2_read_rank(&st, loc.group, r);
         sp_v2_close_rank(&loc);
     }
-    if (rc == 0 && (size_dropped(run, st.dropped_len) || note_state(&st)))
-        rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
-done:
-    free(st.dropped_len);
-    if (meta >= 0)
-        H5Gclose(meta);
+    if (rc == 0)
+        rc = sp_v2_read_end(&st);
+    sp_v2_read_free(&st);
     return rc;
 }

@@ -44,6 +44,16 @@ typedef struct sp_v2_read {
     size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
 } sp_v2_read;
 
+/* The start of a read: the root's num_ranks, /metadata, the run's ranks,
+ * the name index (st zeroed first; free with sp_v2_read_free). */
+int sp_v2_read_begin(sp_v2_read *st, const char *file, hid_t fid, sp_run *run);
+/* A rank whose part is missing (named in incomplete_ranks). */
+void sp_v2_note_missing(sp_v2_read *st, size_t r);
+/* The end: dropped columns sized for every region, file_state and
+ * incomplete_ranks for an unfinished run. */
+int sp_v2_read_end(sp_v2_read *st);
+void sp_v2_read_free(sp_v2_read *st);
+
 /* Where /rank<r> was opened: a group of the run file, or of its part. */
 typedef struct sp_v2_rank_loc {
     hid_t group;  /* the rank's group */
@@ -60,5 +70,17 @@ void sp_v2_close_rank(sp_v2_rank_loc *loc);
 
 /* Read /rank<r> (opened) into run->ranks[r]. */
 int sp_v2_read_rank(sp_v2_read *st, hid_t rg, size_t r);
+
+/* What a streaming reader needs of /rank<r> besides the run's header:
+ * the rank's region rows as run ids, and its clock calibration. */
+typedef struct sp_v2_rank_header {
+    int32_t *map;          /* region row -> run region id (malloc'ed) */
+    size_t nlocal;         /* rows */
+    sp_v2_clock_map clock; /* ticks -> ns */
+} sp_v2_rank_header;
+
+/* Read everything of /rank<r> into run->ranks[r] but its events (attributes,
+ * threads, regions, dropped calls, lines, counters, flags), and *out. */
+int sp_v2_read_rank_header(sp_v2_read *st, hid_t rg, size_t r, sp_v2_rank_header *out);
 
 #endif /* SP_H5_READ_V2_H */

@@ -367,6 +367,62 @@ done:
     return rc;
 }
 
+/* The thread of os tid (-1: none; -1 itself never matches). */
+static int32_t thread_of_tid(const sp_rank_data *rk, int64_t tid)
+{
+    for (size_t t = 0; tid != -1 && t < rk->nthreads; t++)
+        if (rk->threads[t].os_tid == tid)
+            return (int32_t)t;
+    return -1;
+}
+
+/* Optional: the threads' CPU scheduling samples. Rows of a thread that has
+ * no row in threads/ (it recorded no call) are left out. */
+static int read_sched(rank_read *rr)
+{
+    free(rr->rk->sched); /* a header read again (a recording run refreshed) */
+    rr->rk->sched = NULL;
+    rr->rk->nsched = 0;
+    if (!sp__h5_has(rr->rg, SP_NAME2(V2_SCHED)))
+        return 0;
+    static const sp_schema_v2_id ids[SP_V2_SCHED_COLS] = {
+        SP_SN2_V2_SCHED_TID, SP_SN2_V2_SCHED_T, SP_SN2_V2_SCHED_CPU, SP_SN2_V2_SCHED_WAIT,
+        SP_SN2_V2_SCHED_NIVCSW};
+    hid_t g;
+    sp_v2c c[SP_V2_SCHED_COLS];
+    int64_t *v[SP_V2_SCHED_COLS] = {NULL};
+    for (int i = 0; i < SP_V2_SCHED_COLS; i++)
+        c[i].dset = H5I_INVALID_HID;
+    int rc = open_table(rr, SP_NAME2(V2_SCHED), &g);
+    if (rc)
+        return rc;
+    hsize_t rows = 0;
+    for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++) {
+        rc = sp_v2c_open(rr->file, g, sp__schema_v2[ids[i]].name, false, &c[i]);
+        rows = i == 0 || c[i].n < rows ? c[i].n : rows;
+    }
+    for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++)
+        rc = sp_v2c_read_all(rr->file, &c[i], H5T_NATIVE_INT64, 8, rows, (void **)&v[i]);
+    sp_rank_data *rk = rr->rk;
+    if (!rc && rows && !(rk->sched = malloc((size_t)rows * sizeof *rk->sched)))
+        rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
+    const int64_t lim = (int64_t)1 << 61; /* times as the calls' (sp_h5_check.c) */
+    for (hsize_t i = 0; !rc && i < rows; i++) {
+        int32_t t = thread_of_tid(rk, v[0][i]);
+        if (v[1][i] > lim || v[1][i] < -lim || v[2][i] < -1 || v[3][i] < -1 || v[4][i] < -1)
+            rc = sp__error(SP_EFORMAT, "%s: scheduling sample %llu is out of range", rr->ctx,
+                           (unsigned long long)i);
+        else if (t >= 0)
+            rk->sched[rk->nsched++] = (sp_sched_sample){t, v[1][i], v[2][i], v[3][i], v[4][i]};
+    }
+    for (int i = 0; i < SP_V2_SCHED_COLS; i++) {
+        free(v[i]);
+        sp_v2c_close(&c[i]);
+    }
+    H5Gclose(g);
+    return rc;
+}
+
 /* A column of an optional table, any integer type, as int32/int64. */
 #define READ_INTS(name, w, n, out) sp__h5_read_ints(rr->file, g, (name), (w), (n), (void **)(out))
 
@@ -472,18 +528,44 @@ static int merge_flags(rank_read *rr)
     return 0;
 }
 
+/* Everything of the rank but its events; rr->map and rr->flags are the
+ * caller's to free. */
+static int read_header(rank_read *rr, size_t r)
+{
+    int rc;
+    if ((rc = read_attrs(rr, r)) || (rc = read_threads(rr)) || (rc = read_regions(rr)) ||
+        (rc = read_dropped(rr)) || (rc = read_sched(rr)) || (rc = read_lines(rr)) ||
+        (rc = read_counters(rr)))
+        return rc;
+    return merge_flags(rr);
+}
+
 int sp_v2_read_rank(sp_v2_read *st, hid_t rg, size_t r)
 {
     rank_read rr = {.file = st->file, .st = st, .rk = &st->run->ranks[r], .rg = rg};
     snprintf(rr.ctx, sizeof rr.ctx, "%s: rank %zu", st->file, r);
-    int rc;
-    if ((rc = read_attrs(&rr, r)) || (rc = read_threads(&rr)) || (rc = read_regions(&rr)) ||
-        (rc = read_events(&rr)) || (rc = read_dropped(&rr)) || (rc = read_lines(&rr)) ||
-        (rc = read_counters(&rr)))
-        goto done;
-    rc = merge_flags(&rr);
-done:
+    int rc = read_header(&rr, r);
+    if (rc == 0)
+        rc = read_events(&rr);
     free(rr.map);
     free(rr.flags);
     return rc;
+}
+
+int sp_v2_read_rank_header(sp_v2_read *st, hid_t rg, size_t r, sp_v2_rank_header *out)
+{
+    rank_read rr = {.file = st->file, .st = st, .rk = &st->run->ranks[r], .rg = rg};
+    snprintf(rr.ctx, sizeof rr.ctx, "%s: rank %zu", st->file, r);
+    memset(out, 0, sizeof *out);
+    int rc = read_header(&rr, r);
+    if (rc == 0)
+        rc = read_clock(&rr, true, &out->clock);
+    free(rr.flags);
+    if (rc) {
+        free(rr.map);
+        return rc;
+    }
+    out->map = rr.map;
+    out->nlocal = rr.nlocal;
+    return 0;
 }

@@ -29,6 +29,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#if defined(__x86_64__) && defined(__SSE2__)
+#include <emmintrin.h>
+#else
+#include <math.h>
+#endif
 
 #include "sp_model.h"
 
@@ -88,6 +93,18 @@ int sp_v2_clock_map_make(const int64_t *ticks, const int64_t *ns, size_t np,
                          sp_v2_clock_map *out);
 
 int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks);
+
+/* v rounded to the nearest integer, ties to even (np.rint, llrint), for
+ * |v| < 9.2e18. On x86-64 one cvtsd2si instruction (its default rounding
+ * is exactly that; llrint is a libm call): readers convert every event. */
+static inline int64_t sp_v2_round(double v)
+{
+#if defined(__x86_64__) && defined(__SSE2__)
+    return _mm_cvtsd_si64(_mm_set_sd(v));
+#else
+    return (int64_t)llrint(v);
+#endif
+}
 int64_t sp_v2_clock_to_ticks(const sp_v2_clock_map *m, int64_t ns);
 
 /* Append the calls of rk (model order, parents set, as checked by the v1
@@ -210,6 +227,18 @@ typedef struct sp_v2_batch_rows {
  * events never name a row the file does not have yet). Data is handed to
  * HDF5; sp_v2_part_flush() makes it durable for readers. */
 int sp_v2_part_append(sp_v2_part *p, const sp_v2_batch_rows *rows, const sp_v2_events *ev);
+
+/* Samples of the rank's threads' CPU scheduling (SCHEMA.md "CPU scheduling
+ * of the threads"): n rows, columns in the file's order. */
+#define SP_V2_SCHED_COLS 5
+typedef struct sp_v2_sched_rows {
+    size_t n;
+    const int64_t *tid, *t_ns, *cpu_ns, *wait_ns, *nivcsw;
+} sp_v2_sched_rows;
+
+/* Append scheduling samples to the part's sched/ table (durable at the
+ * next sp_v2_part_flush). 0 or SP_EIO. */
+int sp_v2_part_append_sched(sp_v2_part *p, const sp_v2_sched_rows *rows);
 
 /* Append a calibration point and flush everything to the file: a reader
  * (or the file left by a kill) sees every event appended so far. */

@@ -127,13 +127,14 @@ int sp_v2_clock_map_make(const int64_t *ticks, const int64_t *ns, size_t np,
     return 0;
 }
 
+/* Round to nearest, ties to even (np.rint, llrint), saturated. */
 static int64_t saturate(double v)
 {
     if (!(v < 9.2e18))
         return INT64_MAX;
     if (!(v > -9.2e18))
         return INT64_MIN;
-    return (int64_t)llrint(v);
+    return sp_v2_round(v);
 }
 
 int64_t sp_v2_clock_to_ns(const sp_v2_clock_map *m, int64_t ticks)

@@ -234,6 +234,57 @@ done:
     return rc;
 }
 
+/* The threads' scheduling samples: the part's table copied as it is, or
+ * the run's (a run in memory; nothing when it has none). */
+static int write_sched(hid_t rg, const sp_v2_rank_source *src, const char *path)
+{
+    int rc = 0;
+    hid_t part = H5I_INVALID_HID, g = H5I_INVALID_HID;
+    const sp_rank_data *rk = &src->run->ranks[src->r];
+    int64_t *v = NULL;
+    if (src->part_path) {
+        char from[128];
+        snprintf(from, sizeof from, "/%s%d/%s", SP_NAME(RANK_GROUP), (int)rk->rank,
+                 SP_NAME2(V2_SCHED));
+        H5TRY(part = H5Fopen(src->part_path, H5F_ACC_RDONLY, H5P_DEFAULT),
+              "cannot write '%s': cannot open the part '%s'", path, src->part_path);
+        if (!sp__h5_has(part, from))
+            goto done; /* not measured */
+        H5TRY(H5Ocopy(part, from, rg, SP_NAME2(V2_SCHED), H5P_DEFAULT, H5P_DEFAULT),
+              "cannot write '%s': copying %s from '%s'", path, from, src->part_path);
+        goto done;
+    }
+    size_t n = rk->nsched;
+    if (!n)
+        goto done;
+    if (!(v = malloc(n * SP_V2_SCHED_COLS * sizeof *v))) {
+        rc = sp__error(SP_ENOMEM, "cannot write '%s': out of memory", path);
+        goto done;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const sp_sched_sample *x = &rk->sched[i];
+        v[i] = x->thread >= 0 && (size_t)x->thread < rk->nthreads ? rk->threads[x->thread].os_tid
+                                                                   : -1;
+        v[n + i] = x->t_ns;
+        v[2 * n + i] = x->cpu_ns;
+        v[3 * n + i] = x->wait_ns;
+        v[4 * n + i] = x->nivcsw;
+    }
+    static const sp_schema_v2_id ids[SP_V2_SCHED_COLS] = {
+        SP_SN2_V2_SCHED_TID, SP_SN2_V2_SCHED_T, SP_SN2_V2_SCHED_CPU, SP_SN2_V2_SCHED_WAIT,
+        SP_SN2_V2_SCHED_NIVCSW};
+    H5TRY(g = sp_v2_group(rg, SP_NAME2(V2_SCHED), false), "cannot write '%s'", path);
+    for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++)
+        rc = sp_v2_col_fixed(g, sp__schema_v2[ids[i]].name, SP_ST_I64, v + (size_t)i * n, n, path);
+done:
+    free(v);
+    if (g >= 0)
+        H5Gclose(g);
+    if (part >= 0)
+        H5Fclose(part);
+    return rc;
+}
+
 /* Line and counter tables with every string made UTF-8 (escaped). */
 static int write_mode_tables(hid_t rg, const sp_rank_data *rk, const char *path)
 {
@@ -293,7 +344,7 @@ int sp_v2_final_rank(const char *tmp, const char *path, const sp_v2_rank_source 
         (rc = sp_v2_meta_group(rg, SP_NAME(RANK_METADATA), &rk->meta, path)) ||
         (rc = write_clock(rg, src, path)) || (rc = write_regions(rg, run, path)) ||
         (rc = write_threads(rg, rk, path)) || (rc = write_events(rg, src, path)) ||
-        (rc = write_dropped(rg, rk, run->nregions, path)) ||
+        (rc = write_dropped(rg, rk, run->nregions, path)) || (rc = write_sched(rg, src, path)) ||
         (rc = write_mode_tables(rg, rk, path)))
         goto done;
     H5Gclose(rg);

@@ -31,6 +31,7 @@ struct sp_v2_part {
     sp_v2_col bthread, bevents, bbegins, bt0;
     sp_v2_col dt, region;
     sp_v2_col drop_region, drop_calls;
+    sp_v2_col sched[SP_V2_SCHED_COLS];
 };
 
 char *sp_v2_part_path(const char *path, int32_t rank)
@@ -42,8 +43,15 @@ char *sp_v2_part_path(const char *path, int32_t rank)
     return s;
 }
 
+/* The columns of sched/, in the order of sp_v2_sched_rows. */
+static const sp_schema_v2_id sched_ids[SP_V2_SCHED_COLS] = {
+    SP_SN2_V2_SCHED_TID, SP_SN2_V2_SCHED_T, SP_SN2_V2_SCHED_CPU, SP_SN2_V2_SCHED_WAIT,
+    SP_SN2_V2_SCHED_NIVCSW};
+
 static void cols_close(sp_v2_part *p)
 {
+    for (int i = 0; i < SP_V2_SCHED_COLS; i++)
+        sp_v2_col_close(&p->sched[i]);
     sp_v2_col *cols[] = {&p->clock_ticks, &p->clock_ns, &p->thread_tid, &p->bthread,
                          &p->bevents,     &p->bbegins,  &p->bt0,        &p->dt,
                          &p->region,      &p->drop_region, &p->drop_calls};
@@ -62,6 +70,8 @@ static void invalidate(sp_v2_part *p)
                          &p->threads_names.end};
     for (size_t i = 0; i < sizeof cols / sizeof *cols; i++)
         cols[i]->dset = H5I_INVALID_HID;
+    for (int i = 0; i < SP_V2_SCHED_COLS; i++)
+        p->sched[i].dset = H5I_INVALID_HID;
     p->file = H5I_INVALID_HID;
 }
 
@@ -128,6 +138,13 @@ static int create_tables(sp_v2_part *p, const sp_v2_part_setup *s)
                                SP_V2_COMPRESS_NONE, path, &p->drop_region)) ||
         (rc = sp_v2_col_create(g, SP_NAME(DROPPED_CALLS), SP_ST_U64, SP_V2_CHUNK_SMALL,
                                SP_V2_COMPRESS_NONE, path, &p->drop_calls)))
+        goto done;
+    ENDTABLE();
+    TABLE(V2_SCHED);
+    for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++)
+        rc = sp_v2_col_create(g, sp__schema_v2[sched_ids[i]].name, SP_ST_I64, SP_V2_CHUNK_SMALL,
+                              SP_V2_COMPRESS_NONE, path, &p->sched[i]);
+    if (rc)
         goto done;
     ENDTABLE();
 #undef TABLE
@@ -221,6 +238,21 @@ int sp_v2_part_append(sp_v2_part *p, const sp_v2_batch_rows *rows, const sp_v2_e
          (rc = sp_v2_col_append(&p->bt0, ev->bt0, ev->nblocks, path))))
         goto done;
 done:
+    sp__h5_quiet_end(&quiet);
+    return rc;
+}
+
+int sp_v2_part_append_sched(sp_v2_part *p, const sp_v2_sched_rows *rows)
+{
+    if (!rows || !rows->n)
+        return 0;
+    const int64_t *cols[SP_V2_SCHED_COLS] = {rows->tid, rows->t_ns, rows->cpu_ns, rows->wait_ns,
+                                             rows->nivcsw};
+    int rc = 0;
+    sp__h5_quiet quiet;
+    sp__h5_quiet_begin(&quiet);
+    for (int i = 0; i < SP_V2_SCHED_COLS && !rc; i++)
+        rc = sp_v2_col_append(&p->sched[i], cols[i], rows->n, p->path);
     sp__h5_quiet_end(&quiet);
     return rc;
 }

@@ -28,7 +28,7 @@
 #include "sp_h5_wire.h"
 
 #define WIRE_MAGIC 0x53505752u /* "SPWR" */
-#define WIRE_VERSION 1u
+#define WIRE_VERSION 3u /* 2: header-only runs; 3: CPU scheduling samples */
 #define WIRE_END 0x454E4421u
 #define MAX_STRING ((uint64_t)1 << 30)
 
@@ -129,6 +129,15 @@ static void w_rank(wbuf *w, const sp_run *run, const sp_rank_data *rk)
     w_u32(w, rk->dropped != NULL);
     if (rk->dropped && run->nregions)
         w_bytes(w, rk->dropped, run->nregions * sizeof *rk->dropped);
+    w_u64(w, rk->nsched);
+    for (size_t i = 0; i < rk->nsched; i++) { /* field by field: no padding bytes */
+        const sp_sched_sample *s = &rk->sched[i];
+        w_i32(w, s->thread);
+        w_i64(w, s->t_ns);
+        w_i64(w, s->cpu_ns);
+        w_i64(w, s->wait_ns);
+        w_i64(w, s->nivcsw);
+    }
     n = rk->nlines;
     w_u64(w, n);
     if (n) {
@@ -157,6 +166,12 @@ static void w_rank(wbuf *w, const sp_run *run, const sp_rank_data *rk)
 
 int sp__h5_wire_write(int fd, const sp_run *run, int status, const char *message)
 {
+    return sp__h5_wire_write_ex(fd, run, status, message, NULL, 0);
+}
+
+int sp__h5_wire_write_ex(int fd, const sp_run *run, int status, const char *message,
+                         const void *extra, size_t extra_len)
+{
     wbuf *w = malloc(sizeof *w);
     if (!w)
         return SP_ENOMEM;
@@ -180,6 +195,9 @@ int sp__h5_wire_write(int fd, const sp_run *run, int status, const char *message
         w_u64(w, run->nranks);
         for (size_t r = 0; r < run->nranks; r++)
             w_rank(w, run, &run->ranks[r]);
+        w_u64(w, extra ? extra_len : 0);
+        if (extra && extra_len)
+            w_bytes(w, extra, extra_len);
     }
     w_u32(w, WIRE_END);
     w_flush(w);
@@ -402,6 +420,20 @@ static void r_rank(rbuf *r, sp_run *run, sp_rank_data *rk)
     if (r_u32(r) && !r->rc)
         rk->dropped = r_array(r, run->nregions, sizeof *rk->dropped);
     n = r_u64(r);
+    if (!r->rc && n && (r->rc = sp__read_charge_n(r->what, n, sizeof *rk->sched)) == 0) {
+        if (!(rk->sched = calloc((size_t)n, sizeof *rk->sched)))
+            r->rc = SP_ENOMEM;
+        for (uint64_t i = 0; i < n && !r->rc; i++) {
+            sp_sched_sample *s = &rk->sched[i];
+            s->thread = r_i32(r);
+            s->t_ns = r_i64(r);
+            s->cpu_ns = r_i64(r);
+            s->wait_ns = r_i64(r);
+            s->nivcsw = r_i64(r);
+            rk->nsched = (size_t)i + 1;
+        }
+    }
+    n = r_u64(r);
     if (!r->rc && n) {
         rk->line_region = r_array(r, n, sizeof *rk->line_region);
         rk->line_lineno = r_array(r, n, sizeof *rk->line_lineno);
@@ -441,7 +473,17 @@ static void r_rank(rbuf *r, sp_run *run, sp_rank_data *rk)
 int sp__h5_wire_read(int fd, int cancel_fd, const char *file, double timeout_s, sp_run **out,
                      bool *timed_out)
 {
+    return sp__h5_wire_read_ex(fd, cancel_fd, file, timeout_s, out, NULL, NULL, timed_out);
+}
+
+int sp__h5_wire_read_ex(int fd, int cancel_fd, const char *file, double timeout_s, sp_run **out,
+                        void **extra, size_t *extra_len, bool *timed_out)
+{
     *out = NULL;
+    if (extra) {
+        *extra = NULL;
+        *extra_len = 0;
+    }
     *timed_out = false;
     rbuf *r = calloc(1, sizeof *r);
     if (!r)
@@ -499,6 +541,14 @@ int sp__h5_wire_read(int fd, int cancel_fd, const char *file, double timeout_s, 
         r->rc = sp_run_set_ranks(run, (size_t)nranks);
     for (size_t k = 0; k < run->nranks && !r->rc; k++)
         r_rank(r, run, &run->ranks[k]);
+    uint64_t nextra = r_u64(r);
+    void *xb = r_array(r, nextra, 1); /* charged, then read */
+    if (!r->rc && extra) {
+        *extra = xb;
+        *extra_len = (size_t)nextra;
+        xb = NULL;
+    }
+    free(xb);
     if (!r->rc && r_u32(r) != WIRE_END)
         r->rc = r->rc ? r->rc : SP_EFORMAT;
     rc = r->rc;

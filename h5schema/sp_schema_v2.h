@@ -22,7 +22,7 @@ extern "C" {
 
 /* X(ID, parent, name, kind, type, shape, unit, description); shapes: P
  * calibration points, R regions of the rank, B name bytes, T threads, K
- * blocks, E events, D dropped rows. */
+ * blocks, E events, D dropped rows, S scheduling samples. */
 #define SP_SCHEMA_V2_NAMES(X)                                                  \
     X(V2_ROOT_COMPLETE, "/", "complete", ATTR, I32, "scalar", "",              \
       "1: finished file; 0: recording (rank<N> are external links to parts)") \
@@ -59,7 +59,20 @@ extern "C" {
     X(V2_EVENT_DT, "/rank<N>/events", "dt", DSET, U32, "[E]", "ticks",         \
       "ticks since the previous event of the block (0 for its first)")        \
     X(V2_EVENT_REGION, "/rank<N>/events", "region", DSET, I32, "[E]", "",      \
-      "begin: row of regions/; end of the innermost open call: -1")
+      "begin: row of regions/; end of the innermost open call: -1")            \
+    /* Optional (absent = not measured): CPU scheduling of the threads. */     \
+    X(V2_SCHED, "/rank<N>", "sched", GROUP, NONE, "", "",                      \
+      "samples of the recording threads' CPU scheduling: columns of length S") \
+    X(V2_SCHED_TID, "/rank<N>/sched", "tid", DSET, I64, "[S]", "",             \
+      "os_tid of the sampled thread (a row of threads/ with that os_tid)")     \
+    X(V2_SCHED_T, "/rank<N>/sched", "t_ns", DSET, I64, "[S]", "ns",            \
+      "CLOCK_MONOTONIC when sampled (the clock/ns domain)")                    \
+    X(V2_SCHED_CPU, "/rank<N>/sched", "cpu_ns", DSET, I64, "[S]", "ns",        \
+      "the thread's time on a CPU so far (schedstat field 1), -1 unknown")     \
+    X(V2_SCHED_WAIT, "/rank<N>/sched", "wait_ns", DSET, I64, "[S]", "ns",      \
+      "its time runnable but waiting for a CPU so far (field 2), -1 unknown")  \
+    X(V2_SCHED_NIVCSW, "/rank<N>/sched", "nivcsw", DSET, I64, "[S]", "",       \
+      "its involuntary context switches so far, -1 unknown")
 
 typedef enum sp_schema_v2_id {
 #define SP__SCHEMA_V2_ENUM(id, parent, name, kind, type, shape, unit, desc) SP_SN2_##id,

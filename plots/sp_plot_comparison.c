@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sp_plot_comparison.c - the comparison model as a chart: per region its
- * time per rank on both sides and the change with its interval (a forest
- * plot) against the +-budget band, coloured by verdict. The subtitle is the
+ * sp_plot_comparison.c - the comparison model as a chart: per region the
+ * quantity its verdict rests on (the typical time per rank, or the total
+ * for a tail change; named on the row), both sides, and its change with
+ * its interval (a forest plot) against the +-budget band, coloured by
+ * verdict. The subtitle is the
  * model's own tally, so it reads as every other surface.
  */
 #include <math.h>
@@ -44,8 +46,10 @@ static void change_range(const sp_compare *cmp, const size_t *rows, size_t n, do
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
         if (e->verdict == SP_CMP_NEW || e->verdict == SP_CMP_REMOVED)
             continue;
-        double a = e->tested ? e->change_lo_pct : e->change_pct;
-        double z = e->tested ? e->change_hi_pct : e->change_pct;
+        sp_cmp_quantity q;
+        sp_cmp_entry_quantity(e, &q);
+        double a = q.tested ? q.lo_pct : q.change_pct;
+        double z = q.tested ? q.hi_pct : q.change_pct;
         if (isfinite(a))
             *lo = fmin(*lo, a);
         if (isfinite(z))
@@ -126,9 +130,11 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     char tb[48], tc[48], times[128];
     for (size_t i = 0; i < n; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
+        sp_cmp_quantity q;
+        sp_cmp_entry_quantity(e, &q);
         name_w = fmax(name_w, sp__text_width(&c, SP__FONT_BODY, e->name));
-        snprintf(times, sizeof times, "%s → %s", sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb),
-                 sp_cmp_fmt_time(e->cand.time_mean_s, tc, sizeof tc));
+        snprintf(times, sizeof times, "%s → %s %s", sp_cmp_fmt_time(q.base_s, tb, sizeof tb),
+                 sp_cmp_fmt_time(q.cand_s, tc, sizeof tc), q.name);
         times_w = fmax(times_w, sp__text_width(&c, SP__FONT_SMALL, times));
     }
     double sw = 0.7 * c.fs;
@@ -173,7 +179,8 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     cairo_fill(cr);
     sp__axis_draw_x(&c, &ax, r, true,
                     w < 760 * c.s ? "change per rank, %"
-                                  : "change of the time per rank, % (dot: estimate, bar: interval)",
+                                  : "change of the row's time per rank, % (dot: estimate, bar: "
+                                    "interval)",
                     NULL);
     double x0 = sp__snap(sp__axis_map(&ax, 0)) + 0.5;
     sp__set_color(cr, c.th.axis);
@@ -182,8 +189,8 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     cairo_line_to(cr, x0, r.y + r.h);
     cairo_stroke(cr);
     if (times_w > 0)
-        sp__text_draw(&c, SP__FONT_SMALL, "time per rank", pad + name_w, r.y - 2 * c.s, 0, 1,
-                      times_w, c.th.muted);
+        sp__text_draw(&c, SP__FONT_SMALL, "time per rank: typical or total", pad + name_w,
+                      r.y - 2 * c.s, 0, 1, times_w, c.th.muted);
 
     for (size_t i = 0; i < shown; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
@@ -193,14 +200,18 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
         cairo_fill(cr);
         sp__text_draw(&c, SP__FONT_BODY, e->name, pad + sw + 6 * c.s, cy, 0, 0.5,
                       name_w - sw - 8 * c.s, c.th.fg);
+        /* The row's one quantity: times, change and interval alike. */
+        sp_cmp_quantity q;
+        sp_cmp_entry_quantity(e, &q);
         if (e->verdict == SP_CMP_NEW)
-            snprintf(times, sizeof times, "– → %s", sp_cmp_fmt_time(e->cand.time_mean_s, tc, sizeof tc));
-        else if (e->verdict == SP_CMP_REMOVED)
-            snprintf(times, sizeof times, "%s → –", sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb));
-        else
-            snprintf(times, sizeof times, "%s → %s",
-                     sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb),
+            snprintf(times, sizeof times, "– → %s total",
                      sp_cmp_fmt_time(e->cand.time_mean_s, tc, sizeof tc));
+        else if (e->verdict == SP_CMP_REMOVED)
+            snprintf(times, sizeof times, "%s → – total",
+                     sp_cmp_fmt_time(e->base.time_mean_s, tb, sizeof tb));
+        else
+            snprintf(times, sizeof times, "%s → %s %s", sp_cmp_fmt_time(q.base_s, tb, sizeof tb),
+                     sp_cmp_fmt_time(q.cand_s, tc, sizeof tc), q.name);
         if (times_w > 0)
             sp__text_draw(&c, SP__FONT_SMALL, times, pad + name_w, cy, 0, 0.5, times_w - 8 * c.s,
                           c.th.muted);
@@ -215,35 +226,35 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
             draw_arrow(cr, xe, cy, 0.45 * c.fs, up ? 1 : -1, col);
             snprintf(label, sizeof label, "%s", sp_cmp_verdict_name(e->verdict));
         } else {
-            double est = e->change_pct;
-            if (e->tested) {
+            double est = q.change_pct;
+            if (q.tested) {
                 /* Both ends clamped to the axis: an interval wholly past
                  * it (+270000 %..) is a mark at its end, not a line across
                  * the labels. */
-                double a = sp__axis_map(&ax, fmin(fmax(e->change_lo_pct, lo), hi));
-                double b = sp__axis_map(&ax, fmax(fmin(e->change_hi_pct, hi), lo));
+                double a = sp__axis_map(&ax, fmin(fmax(q.lo_pct, lo), hi));
+                double b = sp__axis_map(&ax, fmax(fmin(q.hi_pct, hi), lo));
                 sp__set_color(cr, col);
                 cairo_set_line_width(cr, (counted ? 2.2 : 1.6) * c.s);
                 cairo_move_to(cr, a, cy);
                 cairo_line_to(cr, b, cy);
                 cairo_stroke(cr);
                 double cap = 0.3 * c.fs;
-                if (e->change_lo_pct >= lo && e->change_lo_pct <= hi) {
+                if (q.lo_pct >= lo && q.lo_pct <= hi) {
                     cairo_move_to(cr, a, cy - cap);
                     cairo_line_to(cr, a, cy + cap);
                 }
-                if (e->change_hi_pct <= hi && e->change_hi_pct >= lo) {
+                if (q.hi_pct <= hi && q.hi_pct >= lo) {
                     cairo_move_to(cr, b, cy - cap);
                     cairo_line_to(cr, b, cy + cap);
                 }
                 cairo_stroke(cr);
-                if (e->change_lo_pct < lo)
+                if (q.lo_pct < lo)
                     draw_arrow(cr, r.x, cy, 0.4 * c.fs, -1, col);
-                if (e->change_hi_pct > hi)
+                if (q.hi_pct > hi)
                     draw_arrow(cr, r.x + r.w, cy, 0.4 * c.fs, 1, col);
             }
             double xm = sp__axis_map(&ax, fmin(fmax(est, lo), hi));
-            draw_marker(cr, xm, cy, (counted ? 0.36 : 0.3) * c.fs, col, !e->tested, 1.5 * c.s);
+            draw_marker(cr, xm, cy, (counted ? 0.36 : 0.3) * c.fs, col, !q.tested, 1.5 * c.s);
             sp__format_percent(est, pct, sizeof pct);
             snprintf(label, sizeof label, "%s %s", pct, sp_cmp_verdict_name(e->verdict));
         }

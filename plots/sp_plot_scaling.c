@@ -96,16 +96,25 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
     if (rc)
         return rc;
     const char *axis = sp_scaling_axis_name(s->opts.axis);
-    char title[160], sub[512], stops[400];
-    snprintf(title, sizeof title, "%s scaling: %zu runs, %g-%g %s", s->opts.weak ? "Weak" : "Strong",
+    char title[160], sub[800], stops[400];
+    snprintf(title, sizeof title, "%s scaling: %zu runs, %g-%g %s", s->weak ? "Weak" : "Strong",
              s->nruns, s->p[0], s->p[s->nruns - 1], axis);
     sp_scaling_stops_text(s, stops, sizeof stops);
-    if (*stops)
-        snprintf(sub, sizeof sub, "Stop scaling (efficiency < %.2f): %s", s->opts.min_efficiency,
-                 stops);
-    else
-        snprintf(sub, sizeof sub, "Every region over %g %% of the run keeps efficiency >= %.2f",
-                 s->opts.min_share_pct, s->opts.min_efficiency);
+    /* Why weak (or why not, when the metadata disagrees with what was
+     * asked) first: the list of regions may run past the edge. */
+    int o = 0;
+    if (s->weak || strstr(s->kind_why, "suggests"))
+        o = snprintf(sub, sizeof sub, "%s scaling, %s  ·  ", s->weak ? "Weak" : "Strong",
+                     s->kind_why);
+    if (o >= 0 && (size_t)o < sizeof sub) {
+        if (*stops)
+            snprintf(sub + o, sizeof sub - (size_t)o, "Stop scaling (efficiency < %.2f): %s",
+                     s->opts.min_efficiency, stops);
+        else
+            snprintf(sub + o, sizeof sub - (size_t)o,
+                     "Every region over %g %% of the run keeps efficiency >= %.2f",
+                     s->opts.min_share_pct, s->opts.min_efficiency);
+    }
     double y = sp__draw_title(&c, title, sub);
     double pad = 16 * c.s;
 
@@ -172,7 +181,7 @@ int sp_plot_scaling(cairo_t *cr, double w, double h, const sp_scaling *s, size_t
     sp__axis_draw_y(&c, &pr.y, pr.r, true, NULL, NULL);
     /* Panel titles over each plot (the axis caption sits at the chart's
      * left edge, which two panels cannot share). */
-    sp__text_draw(&c, SP__FONT_BOLD, s->opts.weak ? "Scaled speedup" : "Speedup", pl.r.x,
+    sp__text_draw(&c, SP__FONT_BOLD, s->weak ? "Scaled speedup" : "Speedup", pl.r.x,
                   pl.r.y - 4 * c.s, 0, 1, pl.r.w, c.th.fg);
     sp__text_draw(&c, SP__FONT_BOLD, "Parallel efficiency", pr.r.x, pr.r.y - 4 * c.s, 0, 1, pr.r.w,
                   c.th.fg);

@@ -17,8 +17,12 @@
 #include "sp-viewer-screenshot.h"
 #include "sp-viewer-text.h"
 
-typedef enum { FIELD_NAME, FIELD_BASE, FIELD_CAND, FIELD_CHANGE, FIELD_IMPACT, FIELD_VERDICT,
-               N_FIELDS } Field;
+/* Each row in one quantity, named in its own column: the one its verdict
+ * rests on (sp_cmp_entry_quantity: the typical time per rank, or the total
+ * for a tail change), its two sides, change and interval; the other
+ * quantity is in the change cell's tooltip (`diff` prints both). */
+typedef enum { FIELD_NAME, FIELD_QUANTITY, FIELD_BASE, FIELD_CAND, FIELD_CHANGE, FIELD_IMPACT,
+               FIELD_VERDICT, N_FIELDS } Field;
 typedef enum { SHOW_ALL, SHOW_CHANGED, SHOW_SLOWER, SHOW_FASTER, SHOW_SAME,
                SHOW_NOT_COMPARABLE } Show;
 
@@ -59,6 +63,7 @@ struct _SpComparePage {
     GtkStack *views;
     SpChartView *scaling_chart;
     GtkGrid *scaling_grid;
+    GtkDropDown *scaling_kind; /* detected, strong, weak (sp_scaling_kind order) */
 };
 
 static void page_iface_init(SpPageInterface *iface);
@@ -70,10 +75,13 @@ G_DEFINE_FINAL_TYPE_WITH_CODE(SpComparePage, sp_compare_page, GTK_TYPE_WIDGET,
 
 static double field_value(const sp_cmp_entry *e, Field f)
 {
+    sp_cmp_quantity q;
+    sp_cmp_entry_quantity(e, &q);
     switch (f) {
-    case FIELD_BASE: return e->verdict == SP_CMP_NEW ? -1 : e->base.time_mean_s;
-    case FIELD_CAND: return e->verdict == SP_CMP_REMOVED ? -1 : e->cand.time_mean_s;
-    case FIELD_CHANGE: return isfinite(e->change_pct) ? e->change_pct : 1e300;
+    case FIELD_QUANTITY: return q.name[1]; /* 'y' typical, 'o' total */
+    case FIELD_BASE: return e->verdict == SP_CMP_NEW ? -1 : q.base_s;
+    case FIELD_CAND: return e->verdict == SP_CMP_REMOVED ? -1 : q.cand_s;
+    case FIELD_CHANGE: return isfinite(q.change_pct) ? q.change_pct : 1e300;
     case FIELD_IMPACT: return fabs(e->impact_s);
     case FIELD_VERDICT: return e->verdict;
     default: return 0;
@@ -85,15 +93,19 @@ static char *cell_text(gpointer item, gpointer data)
 {
     const sp_cmp_entry *e = sp_diff_item_get_entry(item);
     char buf[96];
+    gboolean is_new = e->verdict == SP_CMP_NEW, gone = e->verdict == SP_CMP_REMOVED;
+    sp_cmp_quantity q;
+    sp_cmp_entry_quantity(e, &q);
+    bool total = q.name[1] == 'o';
     switch ((Field)GPOINTER_TO_INT(data)) {
+    case FIELD_QUANTITY: return g_strdup(is_new || gone ? "total" : q.name);
     case FIELD_BASE:
-        return g_strdup(e->verdict == SP_CMP_NEW ? "—"
-                                                 : sp_cmp_fmt_time(e->base.time_mean_s, buf, sizeof buf));
+        return g_strdup(is_new ? "—" : sp_cmp_fmt_time(q.base_s, buf, sizeof buf));
     case FIELD_CAND:
-        return g_strdup(e->verdict == SP_CMP_REMOVED
-                            ? "—"
-                            : sp_cmp_fmt_time(e->cand.time_mean_s, buf, sizeof buf));
-    case FIELD_CHANGE: return g_strdup(sp_cmp_change_text(e, buf, sizeof buf));
+        return g_strdup(gone ? "—" : sp_cmp_fmt_time(q.cand_s, buf, sizeof buf));
+    case FIELD_CHANGE:
+        return g_strdup(total ? sp_cmp_total_text(e, buf, sizeof buf)
+                              : sp_cmp_change_text(e, buf, sizeof buf));
     case FIELD_IMPACT:
         sp_cmp_fmt_time(e->impact_s, buf, sizeof buf);
         return g_strdup_printf("%s%s", e->impact_s > 0 ? "+" : "", buf);
@@ -165,10 +177,22 @@ static void note_tooltip_bind(GtkSignalListItemFactory *f, GtkListItem *li, gpoi
     if (!label || !item)
         return;
     const sp_cmp_entry *e = sp_diff_item_get_entry(item);
-    char why[160], calls[96], method[512];
+    char why[320], calls[96], method[512];
     const char *w = sp_cmp_why_text(sp_diff_item_get_compare(item), e, why, sizeof why);
+    const char *basis = sp_cmp_basis_text(e);
     sp_cmp_calls_text(e, calls, sizeof calls);
-    g_autofree char *tip = g_strdup_printf("%s%s%s", w ? w : "", w && *calls ? "; " : "", calls);
+    /* Both quantities, as `diff` prints them. */
+    char tb[32], tc[32], ch[96], bb[32], bc[32], tot[96];
+    g_autofree char *both = g_strdup_printf(
+        "typical time per rank %s → %s, %s\ntotal time per rank %s → %s, %s",
+        sp_cmp_fmt_time(e->base.typical_time_s, tb, sizeof tb),
+        sp_cmp_fmt_time(e->cand.typical_time_s, tc, sizeof tc), sp_cmp_change_text(e, ch, sizeof ch),
+        sp_cmp_fmt_time(e->base.time_mean_s, bb, sizeof bb),
+        sp_cmp_fmt_time(e->cand.time_mean_s, bc, sizeof bc), sp_cmp_total_text(e, tot, sizeof tot));
+    g_autofree char *tip = g_strdup_printf(
+        "%s%s%s%s%s%s%s", basis ? basis : "", basis && (w || *calls) ? "; " : "", w ? w : "",
+        w && *calls ? "; " : "", calls, basis || w || *calls ? "\n" : "",
+        e->verdict == SP_CMP_NEW || e->verdict == SP_CMP_REMOVED ? "" : both);
     if (!*tip && (e->verdict == SP_CMP_SLOWER || e->verdict == SP_CMP_FASTER))
         g_free(tip), tip = g_strdup(sp_compare_method_text(sp_diff_item_get_compare(item), method,
                                                            sizeof method));
@@ -239,14 +263,23 @@ static void update_summary(SpComparePage *self, const sp_compare *cmp)
     g_autofree char *faster = g_strdup_printf("%zu faster", t.n[SP_CMP_FASTER]);
     /* The text starts "N slower · M faster": colour those two. */
     const char *rest = esc + strlen(slower) + strlen(" · ") + strlen(faster);
+    /* How disturbed each side was (measured), and an undecided comparison. */
+    char wait[160] = "";
+    if (cmp->base_sched.measured || cmp->cand_sched.measured)
+        snprintf(wait, sizeof wait, " · waited for a CPU: base %.0f %%, candidate %.0f %%",
+                 100 * cmp->base_sched.wait_share, 100 * cmp->cand_sched.wait_share);
     g_autofree char *markup = g_strdup_printf(
         "<span foreground='#c01c28'><b>%s</b></span> · <span foreground='#26a269'><b>%s</b></span>%s"
-        "  <span alpha='60%%'>· %s</span>",
-        slower, faster, rest, mode);
+        "  <span alpha='60%%'>· %s%s</span>%s",
+        slower, faster, rest, mode, wait,
+        cmp->undecided ? "  <b>· undecided: every region changed alike, repeat the runs</b>" : "");
     gtk_label_set_markup(self->summary_label, markup);
-    char method[512];
-    gtk_widget_set_tooltip_text(GTK_WIDGET(self->summary_label),
-                                sp_compare_method_text(cmp, method, sizeof method));
+    char method[512], sched[400], common[400];
+    g_autofree char *tip = g_strdup_printf(
+        "%s\nCPU wait: %s\nCommon change: %s", sp_compare_method_text(cmp, method, sizeof method),
+        sp_compare_sched_text(cmp, sched, sizeof sched),
+        sp_compare_common_text(cmp, common, sizeof common));
+    gtk_widget_set_tooltip_text(GTK_WIDGET(self->summary_label), tip);
 }
 
 static void on_selected_region(SpSession *session, GParamSpec *pspec, SpComparePage *self);
@@ -344,8 +377,8 @@ static void fill_scaling_grid(SpComparePage *self)
     const sp_scaling *s = self->scaling;
     if (!s)
         return;
-    const char *heads[] = {"Region", sp_scaling_axis_name(s->opts.axis), "Time / rank",
-                           "Max / rank", "Speedup", "Efficiency"};
+    const char *heads[] = {"Region",     sp_scaling_axis_name(s->opts.axis), "Time / rank",
+                           "Max / rank", s->weak ? "Scaled speedup" : "Speedup", "Efficiency"};
     for (int c = 0; c < 6; c++)
         grid_cell(self->scaling_grid, c, 0, heads[c], c > 0, "heading");
     int row = 1;
@@ -392,7 +425,10 @@ static void update_scaling(SpComparePage *self, SpSession *session)
         const sp_run **runs = g_new0(const sp_run *, n);
         for (guint i = 0; i < n; i++)
             runs[i] = sp_run_document_get_run(sp_session_get_run(session, i));
-        self->scaling = sp_scaling_study(runs, n, NULL);
+        sp_scaling_options o;
+        sp_scaling_options_init(&o);
+        o.kind = (sp_scaling_kind)gtk_drop_down_get_selected(self->scaling_kind);
+        self->scaling = sp_scaling_study(runs, n, &o);
         g_free(runs);
         if (!self->scaling) {
             const char *why = sp_last_error();
@@ -403,12 +439,17 @@ static void update_scaling(SpComparePage *self, SpSession *session)
         char stops[512] = "";
         if (self->scaling)
             sp_scaling_stops_text(self->scaling, stops, sizeof stops);
+        const sp_scaling *s = self->scaling;
         g_autofree char *text =
-            !self->scaling ? g_strdup(self->scaling_error)
-            : *stops       ? g_strdup_printf("%u runs · stop scaling (efficiency < %.2f): %s", n,
-                                             self->scaling->opts.min_efficiency, stops)
-                           : g_strdup_printf("%u runs · every region keeps efficiency ≥ %.2f", n,
-                                             self->scaling->opts.min_efficiency);
+            !s       ? g_strdup(self->scaling_error)
+            : *stops ? g_strdup_printf("%s scaling (%s) · %u runs · stop scaling (efficiency < "
+                                       "%.2f): %s",
+                                       s->weak ? "Weak" : "Strong", s->kind_why, n,
+                                       s->opts.min_efficiency, stops)
+                     : g_strdup_printf("%s scaling (%s) · %u runs · every region keeps "
+                                       "efficiency ≥ %.2f",
+                                       s->weak ? "Weak" : "Strong", s->kind_why, n,
+                                       s->opts.min_efficiency);
         gtk_label_set_text(self->view_label, text);
         gtk_stack_set_visible_child_name(self->views, "scaling");
     } else {
@@ -416,6 +457,12 @@ static void update_scaling(SpComparePage *self, SpSession *session)
     }
     fill_scaling_grid(self);
     gtk_widget_queue_draw(GTK_WIDGET(self->scaling_chart));
+}
+
+static void on_scaling_kind(GtkDropDown *dropdown, GParamSpec *pspec, SpComparePage *self)
+{
+    if (self->session)
+        update_scaling(self, self->session);
 }
 
 static void on_runs(SpSession *session, GParamSpec *pspec, SpComparePage *self)
@@ -629,8 +676,10 @@ static void sp_compare_page_class_init(SpComparePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpComparePage, views);
     gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_chart);
     gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_grid);
+    gtk_widget_class_bind_template_child(wc, SpComparePage, scaling_kind);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpComparePage, id, field)
     COL("col_name", FIELD_NAME);
+    COL("col_quantity", FIELD_QUANTITY);
     COL("col_base", FIELD_BASE);
     COL("col_cand", FIELD_CAND);
     COL("col_change", FIELD_CHANGE);
@@ -652,7 +701,7 @@ static void sp_compare_page_init(SpComparePage *self)
         else
             sp_column_set_text_full(self->columns[f], cell_text,
                                     f >= FIELD_CHANGE ? cell_class : NULL, GINT_TO_POINTER(f),
-                                    f != FIELD_VERDICT);
+                                    f != FIELD_VERDICT && f != FIELD_QUANTITY);
         sp_column_set_compare(self->columns[f], compare_items, GINT_TO_POINTER(f));
         if (f == FIELD_VERDICT || f == FIELD_CHANGE)
             g_signal_connect(gtk_column_view_column_get_factory(self->columns[f]), "bind",
@@ -672,6 +721,7 @@ static void sp_compare_page_init(SpComparePage *self)
     g_signal_connect(self->selection, "selection-changed", G_CALLBACK(on_selection_changed), self);
     g_signal_connect(self->search_entry, "search-changed", G_CALLBACK(on_search_changed), self);
     g_signal_connect(self->verdict_dropdown, "notify::selected", G_CALLBACK(on_show_changed), self);
+    g_signal_connect(self->scaling_kind, "notify::selected", G_CALLBACK(on_scaling_kind), self);
     g_signal_connect(self->base_chart, "view-changed", G_CALLBACK(on_view_changed), self);
     g_signal_connect(self->cand_chart, "view-changed", G_CALLBACK(on_view_changed), self);
     g_signal_connect(self->base_chart, "call-activated", G_CALLBACK(on_call_activated), self);

@@ -13,6 +13,7 @@
 #include "sp-timeline-page.h"
 #include "sp-viewer-application.h"
 #include "sp-viewer-format.h"
+#include "sp_sched.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-text.h"
 
@@ -107,11 +108,20 @@ static void update_titles(SpViewerWindow *self)
         title = g_strdup(sp_run_document_get_display_name(base));
         guint64 ncalls = sp_run_document_get_total_calls(base);
         /* the headline of a run: its wall-clock span */
+        /* How disturbed the run was, when the file says (sp_sched.h). */
+        sp_sched_summary sched;
+        sp_sched_run_summary(run, &sched, NULL);
+        char wait[200] = "";
+        if (sched.measured) {
+            char text[160];
+            snprintf(wait, sizeof wait, " · %s", sp_sched_run_text(run, text, sizeof text));
+        }
         /* A killed run says so first (the banner says what it lost). */
-        subtitle = g_strdup_printf("%swall clock %s · %zu rank%s · %zu region%s · %s call%s",
+        subtitle = g_strdup_printf("%swall clock %s · %zu rank%s · %zu region%s · %s call%s%s",
                                    sp_run_is_incomplete(run) ? "incomplete run · " : "", span,
                                    run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
-                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s");
+                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s",
+                                   wait);
         if (self->follow_status) { /* following: the live state instead */
             g_free(subtitle);
             subtitle = g_strdup(self->follow_status);

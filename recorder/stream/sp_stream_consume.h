@@ -75,6 +75,16 @@ void sp__cons_write(bool flush, int64_t ticks, int64_t ns);
 /* Forget every session state (lock held). */
 void sp__cons_reset(void);
 
+/* The threads' CPU scheduling samples (sp_stream_sched.c), lock held:
+ * sample the calling thread (the one starting the session); sample the
+ * threads recording in the session seen for the first time, or with all
+ * every one of them; append the samples taken to the part. Without a part
+ * (memory-only sessions) nothing is sampled. */
+void sp__sched_reset(void);
+void sp__sched_sample_self(void);
+void sp__sched_poll(bool all);
+void sp__sched_write(void);
+
 #pragma GCC visibility pop
 
 #endif

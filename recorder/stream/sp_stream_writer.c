@@ -149,8 +149,10 @@ static void *writer_main(void *arg)
         bool flush = now >= next_flush;
         pthread_mutex_lock(&sp__cons.lock);
         sp__cons_consume_all(flush);
+        sp__sched_poll(flush); /* new threads; every thread at a flush */
         if (flush) {
             sp__cons_collect_drops();
+            sp__sched_write();
             sp__clock_point p = sp__clock_sample(sp__cons.clock);
             sp__cons_write(true, p.ticks, p.ns);
             next_flush = mono_ns() + flush_every_ns;
@@ -202,6 +204,8 @@ int sp__writer_start(const sp__writer_setup *s)
             sp__cons.err = frc; /* reported by finalize if it fails again */
         }
     }
+    sp__sched_reset();
+    sp__sched_sample_self(); /* the baseline of the thread starting the session */
     flush_every_ns = s->flush_interval_ns / 2 > 0 ? s->flush_interval_ns / 2 : 1;
     pthread_once(&wake_cond_once, init_wake_cond);
     pthread_mutex_lock(&wake_lock);
@@ -247,6 +251,8 @@ void sp__writer_stop(int64_t close_ticks, const sp__clock_calib *calib, sp__bala
         sp__cons_consume_all(true);
         sp__cons_close_open(close_ticks);
         sp__cons_collect_drops();
+        sp__sched_poll(true);
+        sp__sched_write();
         sp__cons_write(true, calib->p1.ticks, calib->p1.ns);
         int rc = sp_v2_part_close(sp__cons.part);
         sp__cons.part = NULL;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Statistics of known durations, and the int64 sort behind them. */
 #include "run_builder.h"
+#include "sp_hist.h"
 #include "sp_analysis_internal.h"
 #include "sp_test.h"
 
@@ -122,7 +123,8 @@ static void test_region_stats_per_rank(void)
     const sp_run_region *w = &run->regions[sp_run_region_id(run, "work")];
     ASSERT_EQ_U(w->all.calls, 4);
     ASSERT_NEAR(w->all.total_s, 0.010, TOL);
-    ASSERT_NEAR(w->all.p50_s, 0.0025, TOL); /* {1, 2, 3, 4} ms */
+    /* {1, 2, 3, 4} ms: percentiles come from the histogram (sp_hist.h) */
+    ASSERT_NEAR(w->all.p50_s, 0.0025, 0.0025 * SP_HIST_REL_ERROR);
     ASSERT_NEAR(w->all.min_s, 0.001, TOL);
     ASSERT_NEAR(w->all.max_s, 0.004, TOL);
     ASSERT_EQ_U(w->per_rank[0].calls, 2);
@@ -146,7 +148,9 @@ static void test_own_time(void)
     ASSERT_EQ_I(sp_run_analyze(run), 0);
     const sp_run_region *r = &run->regions[sp_run_region_id(run, "refine_mesh")];
     ASSERT_EQ_U(r->all.calls, 4);
-    ASSERT_NEAR(r->all.total_s, 0.010, TOL); /* 4 + 3 + 2 + 1 ms */
+    /* 4 + 3 + 2 + 1 ms of calls, but the nested ones are inside the
+     * outermost: recursion counted once */
+    ASSERT_NEAR(r->all.total_s, 0.004, TOL);
     ASSERT_NEAR(r->all.own_s, 0.004, TOL);   /* 1 ms per level */
     const sp_run_region *m = &run->regions[sp_run_region_id(run, "main")];
     ASSERT_NEAR(m->all.own_s, 0.002, TOL);

@@ -9,6 +9,8 @@
  * noisy.h5      kernel: same distribution, 4 calls replaced by 15 ms outliers
  *               (total +28 %, but the per-call distribution is unchanged)
  * newregion.h5  as base (another seed) plus region "extra" (new)
+ * allslower.h5  every duration x 1.3 (a machine in a slower state)
+ * tail.h5       every third kernel call waits 10 ms more (a lock): a tail
  * empty.h5      one rank, no regions, no calls
  * onecall.h5    one region with one call
  * disjoint.h5   regions that no other run has
@@ -232,6 +234,15 @@ int main(int argc, char **argv)
     sy_spec_init(&s, 5);
     s.extra_region = true;
     fails += write_run(sy_make(&s), dir, "newregion.h5");
+
+    sy_spec_init(&s, 6);
+    s.all_factor = 1.3;
+    fails += write_run(sy_make(&s), dir, "allslower.h5");
+
+    sy_spec_init(&s, 7);
+    s.kernel_wait_every = 3;
+    s.kernel_wait_ms = 10;
+    fails += write_run(sy_make(&s), dir, "tail.h5");
 
     sp_run *empty = sp_run_new();
     if (empty && sp_run_set_ranks(empty, 1) == 0) {

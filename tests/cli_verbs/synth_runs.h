@@ -124,13 +124,17 @@ typedef struct sy_spec {
     double setup_factor;  /* the single setup call, 10 ms x this */
     double rare_factor;   /* the 3 calls of rare, 5 ms x this */
     bool extra_region;    /* add region "extra" (50 calls of 0.2 ms) */
+    int kernel_wait_every; /* every Nth kernel call waits kernel_wait_ms more
+                              (a lock, a message): a tail; 0 = none */
+    double kernel_wait_ms;
+    double all_factor;    /* every duration x this (a slower machine): 1 */
 } sy_spec;
 
 static inline void sy_spec_init(sy_spec *s, uint64_t seed)
 {
     memset(s, 0, sizeof *s);
     s->seed = seed;
-    s->kernel_factor = s->setup_factor = s->rare_factor = 1.0;
+    s->kernel_factor = s->setup_factor = s->rare_factor = s->all_factor = 1.0;
     s->kernel_sd = 0.05;
 }
 
@@ -150,8 +154,8 @@ static inline sp_run *sy_make(const sy_spec *s)
     for (int r = 0; r < 2; r++) {
         int64_t t = 0;
         if (r == 0) {
-            int64_t d =
-                (int64_t)(10 * SY_MS * s->setup_factor * (1 + 0.002 * (2 * sy_uniform(&rng) - 1)));
+            int64_t d = (int64_t)(10 * SY_MS * s->setup_factor * s->all_factor *
+                                  (1 + 0.002 * (2 * sy_uniform(&rng) - 1)));
             sy_add(&l, r, 0, "setup", t, t + d);
             t += d;
         }
@@ -163,17 +167,20 @@ static inline sp_run *sy_make(const sy_spec *s)
                 sy_normal(&rng, SY_MS * s->kernel_factor, SY_MS * s->kernel_factor * s->kernel_sd);
             if (i < s->kernel_outliers && r == 0)
                 k = 15 * SY_MS;
+            if (s->kernel_wait_every && i % s->kernel_wait_every == 0)
+                k += s->kernel_wait_ms * SY_MS;
+            k *= s->all_factor;
             sy_add(&l, r, 0, "kernel", t, t + (int64_t)k);
             t += (int64_t)k;
-            double io = sy_normal(&rng, 0.3 * SY_MS, 0.015 * SY_MS);
+            double io = sy_normal(&rng, 0.3 * SY_MS, 0.015 * SY_MS) * s->all_factor;
             sy_add(&l, r, 0, "io", t, t + (int64_t)io);
             t += (int64_t)io;
             l.c[step_at].start = t0;
             l.c[step_at].end = t;
         }
         for (int i = 0; i < (r == 0 ? 3 : 0); i++) {
-            int64_t rd =
-                (int64_t)(5 * SY_MS * s->rare_factor * (1 + 0.002 * (2 * sy_uniform(&rng) - 1)));
+            int64_t rd = (int64_t)(5 * SY_MS * s->rare_factor * s->all_factor *
+                                   (1 + 0.002 * (2 * sy_uniform(&rng) - 1)));
             sy_add(&l, r, 0, "rare", t, t + rd);
             t += rd;
         }
@@ -183,7 +190,7 @@ static inline sp_run *sy_make(const sy_spec *s)
         for (int i = 0; i < 20; i++) {
             int64_t w0 = (int64_t)(i * 5 * SY_MS);
             sy_add(&l, r, 1, "worker_task", w0,
-                   w0 + (int64_t)sy_normal(&rng, 2 * SY_MS, 0.1 * SY_MS));
+                   w0 + (int64_t)(sy_normal(&rng, 2 * SY_MS, 0.1 * SY_MS) * s->all_factor));
         }
     }
     sp_run *run = sy_build(&l, 2);

@@ -7,9 +7,12 @@
  * themselves are checked against scipy in tests/analysis.
  */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sp_analysis.h"
 #include "sp_compare.h"
+#include "sp_compare_stats.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
 #include "synth_runs.h"
@@ -28,6 +31,39 @@ static sp_run *make(uint64_t seed, double kernel, double setup, int outliers, bo
         return NULL;
     }
     return run;
+}
+
+static sp_run *make_spec(const sy_spec *s)
+{
+    sp_run *run = sy_make(s);
+    if (run && sp_run_analyze(run)) {
+        sp_run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
+/* Scheduling samples as the recorder takes them, for every thread: one at
+ * the rank's first call and one at its last, the thread waiting `share`
+ * of that time for a CPU and preempted `per_cpu_s` times per second on it. */
+static void add_sched(sp_run *run, double share, double per_cpu_s)
+{
+    for (size_t r = 0; r < run->nranks; r++) {
+        sp_rank_data *rk = &run->ranks[r];
+        int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+        for (size_t i = 0; i < rk->ncalls; i++) {
+            t0 = rk->start_ns[i] < t0 ? rk->start_ns[i] : t0;
+            t1 = rk->end_ns[i] > t1 ? rk->end_ns[i] : t1;
+        }
+        rk->nsched = 2 * rk->nthreads;
+        rk->sched = calloc(rk->nsched, sizeof *rk->sched);
+        for (size_t t = 0; t < rk->nthreads; t++) {
+            int64_t wait = (int64_t)(share * (double)(t1 - t0)), cpu = t1 - t0 - wait;
+            rk->sched[2 * t] = (sp_sched_sample){(int32_t)t, t0, 1000, 500, 10};
+            rk->sched[2 * t + 1] = (sp_sched_sample){(int32_t)t, t1, 1000 + cpu, 500 + wait,
+                                                     10 + (int64_t)(per_cpu_s * cpu * 1e-9)};
+        }
+    }
 }
 
 static sp_compare *compare1(const sp_run *b, const sp_run *c, const sp_compare_options *o)
@@ -401,15 +437,18 @@ static void test_filter_and_options(void)
     ASSERT(k && k->verdict == SP_CMP_SAME && k->why == SP_CMP_WHY_SMALL_SHARE);
     char buf[512];
     ASSERT_CONTAINS(sp_compare_method_text(cmp, buf, sizeof buf),
-                    "ratio of the 25th percentiles of call durations x calls per rank, own time, "
-                    "95 % interval; counted when beyond 10 %, 100 µs and 20 % of the run per rank");
+                    "typical: ratio of the low quantiles of call durations (the lowest with an "
+                    "interval, 1-25 %) x calls per rank; total: all calls, as measured and net "
+                    "of the measured wait for a CPU, within-run noise; own time, 95 % interval "
+                    "(total 99.75 %); counted when beyond 10 %, 100 µs and 20 % of the run per "
+                    "rank");
     sp_compare_free(cmp);
     /* Bad options are refused. */
     sp_compare_options_init(&o);
     o.alpha = 1.5;
     ASSERT(compare1(b, c, &o) == NULL);
     sp_compare_options_init(&o);
-    o.quantile = 0;
+    o.quantile = 1;
     ASSERT(compare1(b, c, &o) == NULL);
     ASSERT(sp_compare_runs((const sp_run *const *)&b, 0, (const sp_run *const *)&c, 1, NULL) ==
            NULL);
@@ -480,14 +519,52 @@ static void test_scaling(void)
     /* Weak scaling: the same time at every count is efficiency 1. */
     sp_scaling_options o;
     sp_scaling_options_init(&o);
-    o.weak = true;
+    o.kind = SP_SCALING_WEAK;
     s = sp_scaling_study(runs, 3, &o);
-    ASSERT(s);
+    ASSERT(s && s->weak);
     for (size_t g = 0; g < s->nregions; g++)
         if (strcmp(s->regions[g].name, "replicated") == 0) {
             ASSERT_NEAR(s->regions[g].pt[2].efficiency, 1, 1e-6);
             ASSERT_NEAR(s->regions[g].pt[2].speedup, 4, 1e-6);
         }
+    sp_scaling_free(s);
+    /* Detected: without problem-size metadata, strong. */
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "no problem-size metadata that grows with the ranks");
+    sp_scaling_free(s);
+    /* A total size that grows with the ranks: weak, and said why. */
+    sp_run *mr[3] = {r1, r2, r4};
+    for (int i = 0; i < 3; i++) {
+        char v[32];
+        snprintf(v, sizeof v, "%dx64x64", 64 << (i == 2 ? 2 : i)); /* 64, 128, 256 x 64 x 64 */
+        ASSERT_EQ_I(sp_kvlist_set(&mr[i]->meta, "grid", v), 0);
+        ASSERT_EQ_I(sp_kvlist_set(&mr[i]->meta, "hostname", i ? "b" : "a"), 0);
+    }
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && s->weak);
+    ASSERT_CONTAINS(s->kind_why, "metadata 'grid' grows with the ranks: 262144 at 1, 1.04858e+06 at 4");
+    sp_scaling_free(s);
+    /* Asked for strong against it: strong, and the reason says so. */
+    o.kind = SP_SCALING_STRONG;
+    s = sp_scaling_study(runs, 3, &o);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "asked (the metadata suggests otherwise");
+    sp_scaling_free(s);
+    /* A per-rank size that stays: weak; a total size that stays: strong. */
+    for (int i = 0; i < 3; i++) {
+        sp_kvlist_set(&mr[i]->meta, "grid", "64x64x64");
+        sp_kvlist_set(&mr[i]->meta, "cells_per_rank", "4096");
+    }
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && s->weak);
+    ASSERT_CONTAINS(s->kind_why, "'cells_per_rank' (per rank) stays 4096");
+    sp_scaling_free(s);
+    for (int i = 0; i < 3; i++)
+        sp_kvlist_set(&mr[i]->meta, "cells_per_rank", i ? "8192" : "4096");
+    s = sp_scaling_study(runs, 3, NULL);
+    ASSERT(s && !s->weak);
+    ASSERT_CONTAINS(s->kind_why, "metadata 'grid' stays 262144 from 1 to 4 ranks: strong scaling");
     sp_scaling_free(s);
     /* Two runs with the same count are not a study. */
     const sp_run *same[2] = {r2, r2};
@@ -496,6 +573,139 @@ static void test_scaling(void)
     sp_run_free(r1);
     sp_run_free(r2);
     sp_run_free(r4);
+}
+
+/* A lock that makes every third kernel call wait 10 ms: the typical call
+ * does not move, the total per rank does: a tail change, slower, decided
+ * by the total, with its growth (~0.34 s per rank) as the impact. */
+static void test_tail_change(void)
+{
+    sy_spec sp;
+    sy_spec_init(&sp, 1);
+    sp_run *b = make_spec(&sp);
+    sy_spec_init(&sp, 2);
+    sp.kernel_wait_every = 3;
+    sp.kernel_wait_ms = 10;
+    sp_run *c = make_spec(&sp);
+    ASSERT(b && c);
+    sp_compare *cmp = compare1(b, c, NULL);
+    const sp_cmp_entry *k = find(cmp, "kernel");
+    ASSERT(k);
+    ASSERT(k->tested && k->change_lo_pct < 10 && k->change_hi_pct > -10); /* typical: no */
+    ASSERT_EQ_I(k->verdict, SP_CMP_SLOWER);
+    ASSERT_EQ_I(k->basis, SP_CMP_BASIS_TOTAL);
+    ASSERT(k->total_tested && k->total_lo_pct > 100);
+    ASSERT_NEAR(k->impact_s, 0.34, 0.02); /* 34 calls per rank x 10 ms */
+    ASSERT(sp_cmp_basis_text(k) && strstr(sp_cmp_basis_text(k), "tail change"));
+    sp_cmp_quantity q;
+    sp_cmp_entry_quantity(k, &q);
+    ASSERT_STREQ(q.name, "total");
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, false), SP_CMP_GATE_FAIL);
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
+/* The candidate's threads waited 75 % of the run for a CPU, preempted 2000
+ * times per CPU second: a 1.5 ms kernel call is preempted ~3 times,
+ * so its +50 % typical change is not comparable (interference, named), and
+ * check says undecided (exit 3), not slower. */
+static void test_interference_undecided(void)
+{
+    sp_run *b = make(1, 1.0, 1.0, 0, false), *c = make(2, 1.5, 1.0, 0, false);
+    ASSERT(b && c);
+    add_sched(b, 0.01, 10);
+    add_sched(c, 0.75, 2000);
+    sp_compare *cmp = compare1(b, c, NULL);
+    ASSERT(cmp && cmp->base_sched.measured && cmp->cand_sched.measured);
+    ASSERT_NEAR(cmp->cand_sched.wait_share, 0.75, 0.01);
+    const sp_cmp_entry *k = find(cmp, "kernel");
+    ASSERT(k && k->verdict == SP_CMP_NOT_COMPARABLE && k->why == SP_CMP_WHY_INTERFERENCE);
+    ASSERT(k->cand.preempt_per_call > 1.5);
+    char buf[400];
+    ASSERT_CONTAINS(sp_cmp_why_text(cmp, k, buf, sizeof buf),
+                    "candidate's calls were preempted 2.7 times each (it waited 75 % of its run "
+                    "for a CPU): repeat the runs"); /* 1.35 ms fast calls x 2000 / s */
+    ASSERT(sp_cmp_entry_undecided(cmp, k));
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, false), SP_CMP_GATE_UNDECIDED);
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, true), SP_CMP_GATE_FAIL);
+    ASSERT_CONTAINS(sp_compare_sched_text(cmp, buf, sizeof buf),
+                    "base waited 1 % of its run for a CPU");
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
+/* Same code, a machine twice as busy: every call waited for a CPU now and
+ * then, the totals grew ~2x, the fast calls did not. The load explains the
+ * totals: no region is slower. */
+static void test_load_explains_totals(void)
+{
+    sy_spec sp;
+    sy_spec_init(&sp, 1);
+    sp_run *b = make_spec(&sp);
+    sy_spec_init(&sp, 2);
+    sp.kernel_wait_every = 2; /* half the kernel calls preempted 2 ms */
+    sp.kernel_wait_ms = 2;
+    sp_run *c = make_spec(&sp);
+    ASSERT(b && c);
+    add_sched(b, 0.05, 20);
+    add_sched(c, 0.55, 200); /* 0.2 preemptions per 1 ms call */
+    sp_compare *cmp = compare1(b, c, NULL);
+    const sp_cmp_entry *k = find(cmp, "kernel");
+    ASSERT(k && k->total_change_pct > 80); /* the total did grow */
+    ASSERT(k->verdict != SP_CMP_SLOWER);
+    ASSERT(!k->total_net_clear);
+    ASSERT(sp_compare_gate(cmp, false, false) != SP_CMP_GATE_FAIL);
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
+/* Every region 30 % slower (a machine in a slower state, or all the code):
+ * judged against the common change no region is slower, and the
+ * comparison is undecided. */
+static void test_common_change(void)
+{
+    sy_spec sp;
+    sy_spec_init(&sp, 1);
+    sp_run *b = make_spec(&sp);
+    sy_spec_init(&sp, 2);
+    sp.all_factor = 1.3;
+    sp_run *c = make_spec(&sp);
+    ASSERT(b && c);
+    sp_compare *cmp = compare1(b, c, NULL);
+    ASSERT(cmp->common_n >= 3);
+    ASSERT_NEAR(cmp->common_ratio, 1.3, 0.03);
+    ASSERT(cmp->undecided);
+    const sp_cmp_entry *k = find(cmp, "kernel");
+    ASSERT(k && k->verdict == SP_CMP_SAME && k->why == SP_CMP_WHY_COMMON);
+    char buf[400];
+    ASSERT_CONTAINS(sp_cmp_why_text(cmp, k, buf, sizeof buf), "no more than the common change (+3");
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, false), SP_CMP_GATE_UNDECIDED);
+    sp_compare_free(cmp);
+    /* The common change is not taken with inclusive time (nested regions). */
+    sp_compare_options o;
+    sp_compare_options_init(&o);
+    o.own = false;
+    cmp = compare1(b, c, &o);
+    ASSERT(cmp && cmp->common_n == 0 && !cmp->undecided);
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
+/* The typical call's quantile: the lowest with an interval. */
+static void test_typical_quantile(void)
+{
+    ASSERT_NEAR(sp__typical_quantile(150, 0.05), 0.0289, 0.0005);
+    ASSERT_NEAR(sp__typical_quantile(600, 0.05), 0.01, 0); /* 0.0073, floor 1 % */
+    ASSERT_NEAR(sp__typical_quantile(10, 0.05), 0.25, 0);  /* cap: no interval */
+    ASSERT_NEAR(sp__typical_quantile(40, 0.05), 0.1038, 0.0005);
+    /* The order-statistic interval exists at that quantile, not below. */
+    size_t l, u;
+    ASSERT(sp__quantile_ci_ranks(150, sp__typical_quantile(150, 0.05), 0.025, &l, &u) && l == 1);
+    ASSERT(!sp__quantile_ci_ranks(150, 0.025, 0.025, &l, &u));
 }
 
 int main(void)
@@ -513,5 +723,10 @@ int main(void)
     RUN(test_filter_and_options);
     RUN(test_texts);
     RUN(test_scaling);
+    RUN(test_tail_change);
+    RUN(test_interference_undecided);
+    RUN(test_load_explains_totals);
+    RUN(test_common_change);
+    RUN(test_typical_quantile);
     return sp_test_summary();
 }

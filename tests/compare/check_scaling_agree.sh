@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # The viewer's Scaling view and `scope-profiler scaling --csv` show the same
-# study of the same three runs (speedup and efficiency to two decimals).
+# study of the same three runs (strong or weak, as detected; speedup and
+# efficiency to two decimals).
 #
 #   check_scaling_agree.sh SCOPE_PROFILER WIDGET_TEST XVFB_RUN RUN1 RUN2 RUN3
 set -u
@@ -10,7 +11,13 @@ shift 3
 fail() { echo "FAIL: $*"; exit 1; }
 csv=$("$cli" scaling --csv - "$@") || fail "scaling exited $?"
 v=$("$xvfb" -a -s '-screen 0 1920x1200x24' "$widgets" --scaling "$@" 2>&1) || fail "viewer: $v"
-from_cli=$(awk -F, 'NR > 1 { printf "%s,%s,%.2f,%.2f\n", $1, $2, $5, $6 }' <<<"$csv" | sort)
+kind_cli=$("$cli" scaling "$@" | sed -n 's/^scaling: \([a-z]*\),.*/\1/p') || fail "scaling exited $?"
+kind_viewer=$(sed -n 's/^viewer scaling kind: //p' <<<"$v")
+echo "kind: cli $kind_cli, viewer $kind_viewer"
+[ -n "$kind_cli" ] && [ "$kind_cli" = "$kind_viewer" ] || fail "strong or weak differs"
+# (an empty CSV field is a region absent at that count: the viewer's nan)
+from_cli=$(awk -F, 'function f(x) { return x == "" ? "nan" : sprintf("%.2f", x) }
+                    NR > 1 { printf "%s,%s,%s,%s\n", $1, $2, f($5), f($6) }' <<<"$csv" | sort)
 from_viewer=$(sed -n 's/^viewer scaling: //p' <<<"$v" | sort)
 echo "$from_viewer"
 [ -n "$from_cli" ] || fail "no rows from the CLI"

@@ -127,6 +127,18 @@ sp_run *h5t_sample_run(void)
     r1->dropped[R_NEVER] = 7;
     r1->dropped[R_SOLVE] = 1;
 
+    /* CPU scheduling samples (schema v2): rank 1's thread waited 2 of its
+     * 20 us for a CPU; rank 0's second thread has one sample with the
+     * switch count unknown. */
+    static const sp_sched_sample sched1[] = {
+        {0, 40, 1000, 500, 3}, {0, 10040, 9000, 1500, 5}, {0, 20040, 17000, 2500, 9}};
+    r1->nsched = 3;
+    r1->sched = xcalloc(3, sizeof *r1->sched);
+    memcpy(r1->sched, sched1, sizeof sched1);
+    r0->nsched = 1;
+    r0->sched = xcalloc(1, sizeof *r0->sched);
+    r0->sched[0] = (sp_sched_sample){1, 100, 0, 0, -1};
+
     /* Recording modes on rank 0: line samples, counters (one per thread
      * and one per cpu), and flags for the first regions. */
     r0->nlines = 3;
@@ -336,6 +348,14 @@ const char *h5t_runs_differ(const sp_run *a, const sp_run *b)
                 x->counter_calls[i] != y->counter_calls[i] ||
                 !str_eq(x->counter_name[i] ? x->counter_name[i] : "", y->counter_name[i]))
                 DIFF("rank %zu counter row %zu differs", r, i);
+        /* Scheduling samples: not in version 1 files. */
+        bool sched = !(b->schema_version == 1 && a->schema_version != 1);
+        if (sched && x->nsched != y->nsched)
+            DIFF("rank %zu: %zu vs %zu scheduling samples", r, x->nsched, y->nsched);
+        for (size_t i = 0; sched && i < x->nsched; i++)
+            if (memcmp(&x->sched[i].t_ns, &y->sched[i].t_ns, 4 * sizeof(int64_t)) != 0 ||
+                x->sched[i].thread != y->sched[i].thread)
+                DIFF("rank %zu scheduling sample %zu differs", r, i);
         for (size_t g = 0; g < a->nregions; g++) {
             uint64_t dx = x->dropped ? x->dropped[g] : 0, dy = y->dropped ? y->dropped[g] : 0;
             if (dx != dy)

@@ -12,6 +12,7 @@ the run our C reader found in the file, one fact per line:
     region <TAB> name <TAB> calls <TAB> total_ns <TAB> dropped
     path   <TAB> rank <TAB> call <TAB> "a > b > c"
     meta   <TAB> key <TAB> value
+    wait   <TAB> rank <TAB> share of its run it waited for a CPU, or "none"
 
 Exit status 0 when every fact matches, 1 otherwise (mismatches printed).
 """
@@ -127,6 +128,30 @@ def metadata(path):
     """Run metadata; every value is a str."""
     with open_run(path) as f:
         return dict(f["metadata"].attrs)
+
+def cpu_wait(path):
+    """Per rank, the share of its threads' sampled time they were runnable
+    but waited for a CPU (sched/: each thread's last sample minus its
+    first), or None for a rank without samples (files of older builds)."""
+    out = {}
+    with open_run(path) as f:
+        for rank in range(int(f.attrs["num_ranks"])):
+            g = f.get(f"rank{rank}")
+            s = g.get("sched") if g is not None else None
+            if s is None:
+                out[rank] = None
+                continue
+            cols = ("tid", "t_ns", "cpu_ns", "wait_ns")
+            k = min(len(s[c]) for c in cols)  # a file that grows: rows every column has
+            tid, t, cpu, wait = (s[c][:k] for c in cols)
+            covered = waited = 0
+            for x in set(tid.tolist()) & set(g["threads/os_tid"][:].tolist()):
+                m = (tid == x) & (cpu >= 0) & (wait >= 0)  # -1: not known
+                if m.sum() >= 2 and t[m][-1] > t[m][0]:
+                    covered += int(t[m][-1] - t[m][0])
+                    waited += int(wait[m][-1] - wait[m][0])
+            out[rank] = waited / covered if covered else None
+    return out
 # --- end SCHEMA.md v2 snippet ---
 
 
@@ -134,6 +159,7 @@ def main():
     path, expected = sys.argv[1], sys.argv[2]
     summary = region_summary(path)
     meta = metadata(path)
+    waits = cpu_wait(path)
     bad = 0
     checked = 0
     regions = 0
@@ -151,6 +177,10 @@ def main():
             elif kind == "meta":
                 want = fields[1]
                 got = meta.get(fields[0])
+            elif kind == "wait":  # a share, or "none"
+                want = fields[1]
+                w = waits.get(int(fields[0]))
+                got = "none" if w is None else want if abs(w - float(want)) < 1e-9 else repr(w)
             else:
                 want, got = "a known kind", kind
             if got != want:

@@ -160,7 +160,7 @@ static void test_lying_counts_are_refused(void)
     char path[] = "/tmp/sp-wire-XXXXXX";
     int fd = mkstemp(path);
     unlink(path);
-    uint32_t head[2] = {0x53505752u, 1};
+    uint32_t head[2] = {0x53505752u, 3}; /* magic, wire version */
     int32_t status = 0, schema = 1;
     uint64_t zero = 0, layout_len = 1, nregions = (uint64_t)1 << 30;
     ASSERT_EQ_I(write(fd, head, sizeof head), (ssize_t)sizeof head);

@@ -203,6 +203,65 @@ static void test_file_written(void)
     rmdir(dir);
 }
 
+/* Spin for ms of CPU time on the calling thread (not sleeping). */
+static void spin_cpu_ms(double ms)
+{
+    struct timespec t0, t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t0);
+    volatile double acc = 0;
+    do {
+        for (int k = 0; k < 1000; k++)
+            acc += k * 1e-9;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    } while ((double)(t.tv_sec - t0.tv_sec) * 1e3 + (double)(t.tv_nsec - t0.tv_nsec) / 1e6 < ms);
+}
+
+/* The writer samples each recording thread's CPU scheduling (its run and
+ * wait times, preemptions) at the start, at every flush and at the end:
+ * the finished file has them, in time order, and they add up to the CPU
+ * the thread used. No timing is judged: only what was recorded. */
+static void test_sched_samples(void)
+{
+    rec_clear_env();
+    const char *dir = rec_tmpdir();
+    char path[4200];
+    snprintf(path, sizeof path, "%s/sched.h5", dir);
+    sp_options o;
+    sp_options_init(&o);
+    o.file_path = path;
+    o.flush_interval = 0.04; /* a flush every 20 ms */
+    ASSERT_EQ_I(sp_setup(&o), 0);
+    for (int i = 0; i < 10; i++) {
+        SP_SCOPE("busy") { spin_cpu_ms(10); }
+        SP_SCOPE("idle") { sleep_ms(10); }
+    }
+    ASSERT_EQ_I(sp_finalize(false, NULL), 0);
+    sp_run *run = sp_read_h5(path);
+    ASSERT_MSG(run != NULL, "sp_read_h5: %s", sp_last_error());
+    const sp_rank_data *rk = &run->ranks[0];
+    /* The baseline at setup, several flushes, the end: at least 3 rows. */
+    ASSERT_MSG(rk->nsched >= 3, "%zu scheduling samples", rk->nsched);
+    for (size_t i = 0; i < rk->nsched; i++) {
+        const sp_sched_sample *x = &rk->sched[i];
+        ASSERT(x->thread == 0); /* the only recording thread */
+        ASSERT(x->cpu_ns >= 0 && x->wait_ns >= 0 && x->nivcsw >= 0);
+        if (i) { /* cumulative, in time order */
+            ASSERT(x->t_ns > rk->sched[i - 1].t_ns);
+            ASSERT(x->cpu_ns >= rk->sched[i - 1].cpu_ns);
+            ASSERT(x->wait_ns >= rk->sched[i - 1].wait_ns);
+        }
+    }
+    /* The first row is taken before the first call, the last after it. */
+    ASSERT(rk->sched[0].t_ns <= rk->start_ns[0]);
+    ASSERT(rk->sched[rk->nsched - 1].t_ns >= rk->end_ns[rk->ncalls - 1]);
+    /* 100 ms of spinning happened between the first and the last row. */
+    int64_t cpu = rk->sched[rk->nsched - 1].cpu_ns - rk->sched[0].cpu_ns;
+    ASSERT_MSG(cpu >= 100000000, "only %lld ns on a CPU", (long long)cpu);
+    sp_run_free(run);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_file_write_fails(void)
 {
     rec_clear_env();
@@ -449,6 +508,7 @@ int main(void)
     RUN(test_disabled_mode);
     RUN(test_no_file_output);
     RUN(test_file_written);
+    RUN(test_sched_samples);
     RUN(test_file_write_fails);
     RUN(test_resetup_keeps_handles);
     RUN(test_nesting_parents);

@@ -460,10 +460,12 @@ static void test_print_scaling(void)
     GtkStack *views = GTK_STACK(gtk_widget_get_template_child(GTK_WIDGET(page),
                                                               SP_TYPE_COMPARE_PAGE, "views"));
     ASSERT_STREQ(gtk_stack_get_visible_child_name(views), "scaling");
+    printf("viewer scaling kind: %s\n", s->weak ? "weak" : "strong");
     for (size_t g = 0; g < s->nregions; g++)
         for (size_t j = 0; j < s->nruns; j++)
             printf("viewer scaling: %s,%g,%.2f,%.2f\n", s->regions[g].name, s->p[j],
                    s->regions[g].pt[j].speedup, s->regions[g].pt[j].efficiency);
+    fflush(stdout); /* a pipe: all of it before the window's teardown */
     close_window(win);
 }
 

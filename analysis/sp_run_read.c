@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sp_run_read.c - opening a run aggregate-first (see sp_run_read.h): the
+ * source for its layout, the pass, the summaries, and the same in a child
+ * process that sends back the header and the aggregates.
+ */
+#include "sp_run_read.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "sp_analysis.h"
+#include "sp_error.h"
+#include "sp_h5_stream.h"
+#include "sp_h5_wire.h"
+#include "sp_source_mem.h"
+
+sp_event_source *sp_run_source_open(const char *path, int *status)
+{
+    int rc = 0;
+    sp_event_source *src = sp_h5_stream_open(path, &rc);
+    if (!src && rc == SP_ENOTSUP) {
+        /* Calls, not events: the whole run, streamed from memory. */
+        sp_run *run = sp_h5_read(path, &rc);
+        if (run && !(src = sp_source_mem_new(run, run))) {
+            rc = SP_ENOMEM;
+            sp_run_free(run);
+        }
+    }
+    if (status)
+        *status = rc;
+    return src;
+}
+
+/* file_state of an unfinished run, with what the pass found. */
+static int note_state(sp_run *run, const sp_agg *a)
+{
+    if (!sp_kvlist_get(&run->meta, "file_state"))
+        return 0;
+    uint64_t open = 0, torn = 0;
+    for (size_t r = 0; r < a->nranks; r++) {
+        open += a->ranks[r].open_calls;
+        torn += a->ranks[r].torn_blocks;
+    }
+    char v[512];
+    sp_h5_file_state_text(open, torn, v, sizeof v);
+    return sp_kvlist_set(&run->meta, "file_state", v);
+}
+
+int sp_run_aggregate(sp_event_source *src, const sp_agg_opts *opts)
+{
+    sp_agg *agg = NULL;
+    int rc = sp_agg_run(src, opts, &agg);
+    if (rc)
+        return rc;
+    for (size_t r = 0; r < agg->nranks; r++) /* torn at open: the source knew */
+        agg->ranks[r].torn_blocks += sp_h5_stream_torn_blocks(src, r);
+    if ((rc = sp_agg_attach(src->run, agg)) != 0) {
+        sp_agg_free(agg);
+        return rc;
+    }
+    return note_state(src->run, agg);
+}
+
+static sp_run *read_here(const char *path, const sp_agg_opts *opts, int *status)
+{
+    int rc;
+    sp_event_source *src = sp_run_source_open(path, &rc);
+    sp_run *run = NULL;
+    if (src && (rc = sp_run_aggregate(src, opts)) == 0)
+        run = sp_event_source_take_run(src);
+    sp_event_source_free(src);
+    *status = rc;
+    return run;
+}
+
+/* ---- in a child process ---- */
+
+typedef struct child_args {
+    sp_agg_opts opts;
+} child_args;
+
+static int child_main(const char *path, int fd, void *arg)
+{
+    const child_args *ca = arg;
+    int rc = 0;
+    sp_run *run = read_here(path, &ca->opts, &rc);
+    if (!run) /* under the child's memory cap: say so, and how to raise it */
+        sp_h5_isolated_explain_oom(rc);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (run && (rc = sp_agg_encode(run->agg, &bytes, &len)) != 0) {
+        sp_run_free(run);
+        run = NULL;
+    }
+    /* The header travels without its calls (a v1 run read whole keeps them
+     * in the child): the aggregates carry everything the summaries need. */
+    if (run)
+        for (size_t r = 0; r < run->nranks; r++)
+            sp_rank_free_calls(&run->ranks[r]);
+    int w = sp__h5_wire_write_ex(fd, run, run ? 0 : (rc ? rc : SP_EIO),
+                                 run ? NULL : sp_last_error(), bytes, len);
+    free(bytes);
+    sp_run_free(run);
+    return w == 0 ? 0 : 1;
+}
+
+int sp_run_read_helper_main(const char *path, unsigned flags)
+{
+    sp_h5_isolated_child_limits();
+    child_args ca = {.opts = {.flags = flags}};
+    return child_main(path, 1, &ca);
+}
+
+typedef struct parent_out {
+    sp_run *run;
+} parent_out;
+
+static int parent_main(int fd, int cancel_fd, const char *path, double timeout, bool *timed_out,
+                       void *arg)
+{
+    parent_out *po = arg;
+    void *bytes = NULL;
+    size_t len = 0;
+    sp_run *run = NULL;
+    int rc = sp__h5_wire_read_ex(fd, cancel_fd, path, timeout, &run, &bytes, &len, timed_out);
+    sp_agg *agg = NULL;
+    if (rc == 0 && (rc = sp_agg_decode(bytes, len, run, &agg)) != 0)
+        rc = sp__error(rc, "%s: the reading process sent back damaged aggregates", path);
+    if (rc == 0 && (rc = sp_agg_attach(run, agg)) != 0)
+        sp_agg_free(agg);
+    free(bytes);
+    if (rc) {
+        sp_run_free(run);
+        return rc;
+    }
+    po->run = run;
+    return 0;
+}
+
+sp_run *sp_run_read(const char *path, const sp_agg_opts *opts, const sp_h5_isolation *how,
+                    bool isolate, int *status)
+{
+    int rc = 0;
+    sp_run *run = NULL;
+    if (!isolate) {
+        run = read_here(path, opts, &rc);
+    } else {
+        child_args ca = {0};
+        if (opts)
+            ca.opts = *opts;
+        ca.opts.observer = NULL; /* they live in this process */
+        ca.opts.progress = NULL;
+        parent_out po = {NULL};
+        rc = sp_h5_isolated_call(path, how, child_main, &ca, parent_main, &po);
+        run = po.run;
+        if (rc == 0 && !run->source_path && !(run->source_path = strdup(path)))
+            rc = sp__error(SP_ENOMEM, "out of memory");
+        if (rc) {
+            sp_run_free(run);
+            run = NULL;
+        }
+    }
+    if (status)
+        *status = rc;
+    return run;
+}
