@@ -68,7 +68,8 @@ static int cmp_region(const void *a, const void *b)
 /* Count the threads of each region from its cells, and sort regions by id. */
 static void finish_rank(sp_agg_rank *o)
 {
-    qsort(o->regions, o->nregions, sizeof *o->regions, cmp_region);
+    if (o->nregions) /* a rank without regions may have no array (qsort on NULL is undefined) */
+        qsort(o->regions, o->nregions, sizeof *o->regions, cmp_region);
     for (size_t i = 0; i < o->nregion_cells; i++) {
         sp_agg_region *r =
             (sp_agg_region *)sp_agg_rank_region(o, o->region_cells[i].key);
@@ -99,7 +100,8 @@ static int take_lanes(sp__rank_state *rs, sp_agg_rank *o)
         sp_agg_lane *l = &rs->lanes[t];
         if (!l->calls)
             continue;
-        qsort(l->spans, l->nspans, sizeof *l->spans, cmp_span);
+        if (l->nspans) /* spans may be NULL when none crossed a block */
+            qsort(l->spans, l->nspans, sizeof *l->spans, cmp_span);
         if (l->lod && sp_lod_finish(l->lod))
             return SP_ENOMEM;
         o->lanes[o->nlanes++] = *l;

@@ -85,7 +85,8 @@ static int to_dense(sp_hist *h, uint32_t extra_lo, uint32_t extra_hi)
 {
     sp_hist_pair tmp[SP_HIST_SPARSE_MAX];
     size_t n = h->len;
-    memcpy(tmp, h->data, n * sizeof *tmp);
+    if (n) /* an empty list may have no array (memcpy from NULL is undefined) */
+        memcpy(tmp, h->data, n * sizeof *tmp);
     uint32_t lo = extra_lo, hi = extra_hi;
     for (size_t i = 0; i < n; i++) {
         lo = tmp[i].index < lo ? tmp[i].index : lo;
