@@ -126,7 +126,10 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     y += sp__legend(&c, items, 5, w - pad, y, w - 2 * pad, true) + 6 * c.s;
 
     /* Columns: name | base -> candidate per rank | forest | change text. */
-    double name_w = 0, times_w = sp__text_width(&c, SP__FONT_SMALL, "per rank");
+    /* The times column is as wide as its heading too (it was cut to "time
+     * per rank: typical or…" when every time was short). */
+    static const char times_head[] = "time per rank: typical or total";
+    double name_w = 0, times_w = sp__text_width(&c, SP__FONT_SMALL, times_head);
     char tb[48], tc[48], times[128];
     for (size_t i = 0; i < n; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
@@ -189,7 +192,7 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     cairo_line_to(cr, x0, r.y + r.h);
     cairo_stroke(cr);
     if (times_w > 0)
-        sp__text_draw(&c, SP__FONT_SMALL, "time per rank: typical or total", pad + name_w,
+        sp__text_draw(&c, SP__FONT_SMALL, times_head, pad + name_w,
                       r.y - 2 * c.s, 0, 1, times_w, c.th.muted);
 
     for (size_t i = 0; i < shown; i++) {
