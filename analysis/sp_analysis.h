@@ -45,6 +45,17 @@ uint64_t sp_run_total_calls(const sp_run *run);
  * Returns 0 and fills *t0_ns and *t1_ns, or SP_ENOENT for a run without calls. */
 int sp_run_time_span(const sp_run *run, int64_t *t0_ns, int64_t *t1_ns);
 
+/* Whether run comes from a file that was never finished (killed, or still
+ * being recorded): the reader said so in the metadata (`file_state`). */
+bool sp_run_is_incomplete(const sp_run *run);
+
+/* What an incomplete run lost, one sentence into buf (n bytes): "Incomplete
+ * run: recording in progress or ended without finalize (killed); 1 call(s)
+ * still open were cut ...; rank(s) 1 left no data; calls that ended after
+ * the recorder's last flush ... are not in the file." "" for a whole run.
+ * Returns buf. */
+const char *sp_run_incomplete_text(const sp_run *run, char *buf, size_t n);
+
 /* Region filter for listings: regex include/exclude (POSIX extended). */
 typedef struct sp_region_filter sp_region_filter;
 

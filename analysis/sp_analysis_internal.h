@@ -7,6 +7,7 @@
 #ifndef SP_ANALYSIS_INTERNAL_H
 #define SP_ANALYSIS_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -58,10 +59,18 @@ int sp__calls_tree_nodes(sp_run *run);
  * combining marks 0, an invalid byte 1). */
 size_t sp__utf8_width(const char *s);
 
+/* Whether s is wider than cols columns (reads no further than it must). */
+bool sp__utf8_wider_than(const char *s, size_t cols);
+
 /* Copy src into dst (size dstsize) for display in a table: control
- * characters and invalid UTF-8 become '?', and text wider than max_cols
- * display columns is cut and ends in "…". Returns the display width. */
+ * characters, bidi controls and invalid UTF-8 become '?', and text wider
+ * than max_cols display columns keeps both ends with "…" in the middle
+ * (names: "networkx.algo…_weight_function"). Returns the display width. */
 size_t sp__label_copy(char *dst, size_t dstsize, const char *src, size_t max_cols);
+
+/* As sp__label_copy(), but text too wide is cut at the end ("…" last): for
+ * running text (a source line, a metadata value), whose start says most. */
+size_t sp__label_copy_end(char *dst, size_t dstsize, const char *src, size_t max_cols);
 
 /* A malloc'ed printf result, or NULL on out of memory. */
 char *sp__strdup_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -65,7 +65,8 @@ int sp_palette_hash_slot(const char *name)
 
 typedef struct entry {
     char *name;
-    double key; /* largest per-rank mean total over the runs */
+    double key;    /* largest per-rank mean total over the runs */
+    uint32_t hash; /* fnv1a(name): probes compare it before the name */
 } entry;
 
 struct sp_color_map {
@@ -79,7 +80,7 @@ static int find(const sp_color_map *m, const char *name, uint32_t h)
 {
     for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
         int32_t k = m->index[i];
-        if (k < 0 || strcmp(m->by_rank[k].name, name) == 0)
+        if (k < 0 || (m->by_rank[k].hash == h && strcmp(m->by_rank[k].name, name) == 0))
             return (int)i;
     }
 }
@@ -106,7 +107,7 @@ static int map_grow(sp_color_map *m, size_t want)
     m->index = index;
     m->cap = cap;
     for (size_t k = 0; k < m->n; k++)
-        m->index[find(m, m->by_rank[k].name, fnv1a(m->by_rank[k].name))] = (int32_t)k;
+        m->index[find(m, m->by_rank[k].name, m->by_rank[k].hash)] = (int32_t)k;
     return 0;
 }
 
@@ -153,8 +154,11 @@ static double *region_totals(const sp_run *run, uint64_t **calls)
     return t;
 }
 
-/* Add the regions with calls of run, keeping the larger key per name. */
-static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
+/* Add the regions with calls of run, keeping the larger key per name.
+ * `unique`: m holds nothing yet and run's names are distinct (a model's
+ * always are), so no name is looked up: the index is built once at the end
+ * (one run's map costs one pass, not a probe and a rehash per region). */
+static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries, bool unique)
 {
     uint64_t *calls;
     double *totals = region_totals(run, &calls);
@@ -169,8 +173,9 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
             continue;
         double key = totals[g] / (double)(nranks ? nranks : 1);
         const char *name = run->region_names[g];
-        int slot = find(m, name, fnv1a(name));
-        int32_t k = m->index[slot];
+        uint32_t h = fnv1a(name);
+        int slot = unique ? -1 : find(m, name, h);
+        int32_t k = unique ? -1 : m->index[slot];
         if (k >= 0) {
             if (key > m->by_rank[k].key)
                 m->by_rank[k].key = key;
@@ -191,7 +196,11 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries)
             rc = SP_ENOMEM;
             break;
         }
-        m->by_rank[m->n] = (entry){copy, key};
+        m->by_rank[m->n] = (entry){copy, key, h};
+        if (unique) {
+            m->n++;
+            continue;
+        }
         m->index[slot] = (int32_t)m->n++;
         if (2 * m->n + 2 > m->cap && map_grow(m, m->n))
             rc = SP_ENOMEM;
@@ -208,7 +217,7 @@ sp_color_map *sp_color_map_new(const sp_run *const *runs, size_t nruns)
     int rc = (!m || map_grow(m, 0)) ? SP_ENOMEM : 0;
     for (size_t i = 0; !rc && i < nruns; i++)
         if (runs && runs[i])
-            rc = add_run(m, runs[i], &cap_entries);
+            rc = add_run(m, runs[i], &cap_entries, nruns == 1);
     if (!rc && m->n) {
         qsort(m->by_rank, m->n, sizeof *m->by_rank, cmp_entry);
         rc = map_grow(m, m->n); /* positions changed: index again */

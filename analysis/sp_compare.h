@@ -312,7 +312,9 @@ char *sp_compare_ranks_text(const sp_compare *c, char *buf, size_t n);
  * Returns buf. */
 char *sp_cmp_fmt_time(double s, char *buf, size_t n);
 
-/* "+24.8 % [+21.0, +28.9]", "+12.0 %" (untested), "new", "removed". */
+/* "+24.8 % [+21.0, +28.9]", "+12.0 %" (untested), "new", "removed"; from
+ * +900 % (ten times as long) ratios: "×2710 [×2689, ×2731]". */
+#define SP_CMP_RATIO_FROM_PCT 900.0
 char *sp_cmp_change_text(const sp_cmp_entry *e, char *buf, size_t n);
 
 /* The total's change: "+24.8 % [+21.0, +28.9]", "+12.0 %" (untested),

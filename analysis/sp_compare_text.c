@@ -248,16 +248,32 @@ char *sp_compare_ranks_text(const sp_compare *c, char *buf, size_t n)
     return buf;
 }
 
-/* A change with its interval, or the verdict's word where there is none. */
+/* One end of a change: "+12.3", or as a ratio "×2709.7" (as_ratio). */
+static void change_value(double pct, bool as_ratio, char *buf, size_t n)
+{
+    if (as_ratio)
+        snprintf(buf, n, "\xc3\x97%.*f", 1 + pct / 100 >= 100 ? 0 : 1, 1 + pct / 100);
+    else
+        snprintf(buf, n, "%+.1f", pct);
+}
+
+/* A change with its interval, or the verdict's word where there is none.
+ * From ten times as long, a ratio: "×2710 [×2689, ×2731]" says what
+ * "+270865.4 % [+268860.1, +273010.2]" says, in a column's width. */
 static char *change_text(const sp_cmp_entry *e, double pct, double lo, double hi, bool tested,
                          char *buf, size_t n)
 {
+    bool ratio = pct >= SP_CMP_RATIO_FROM_PCT;
+    char v[32], vlo[32], vhi[32];
+    change_value(pct, ratio, v, sizeof v);
     if (e->verdict == SP_CMP_NEW || e->verdict == SP_CMP_REMOVED)
         snprintf(buf, n, "%s", sp_cmp_verdict_name(e->verdict));
-    else if (tested)
-        snprintf(buf, n, "%+.1f %% [%+.1f, %+.1f]", pct, lo, hi);
-    else
-        snprintf(buf, n, "%+.1f %%", pct);
+    else if (tested) {
+        change_value(lo, ratio, vlo, sizeof vlo);
+        change_value(hi, ratio, vhi, sizeof vhi);
+        snprintf(buf, n, "%s%s [%s, %s]", v, ratio ? "" : " %", vlo, vhi);
+    } else
+        snprintf(buf, n, "%s%s", v, ratio ? "" : " %");
     return buf;
 }
 

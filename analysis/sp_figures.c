@@ -216,9 +216,10 @@ static int fold_cells(acc *a, const sp_agg_cell *cells, size_t n, const int32_t 
     sp_agg_cell *c = malloc((n ? n : 1) * sizeof *c);
     if (!c)
         return SP_ENOMEM;
-    if (n) /* no cells may mean no array: memcpy from NULL is undefined */
+    if (n) { /* a run with no cells may have no array (memcpy from NULL is undefined) */
         memcpy(c, cells, n * sizeof *c);
-    qsort(c, n, sizeof *c, cmp_cell_thread);
+        qsort(c, n, sizeof *c, cmp_cell_thread);
+    }
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || c[i].thread != c[i - 1].thread) {
             if (i)

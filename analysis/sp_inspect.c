@@ -31,7 +31,9 @@
 #include "sp_figures.h"
 #include "sp_sched.h"
 
-#define NAME_COLS 80 /* longer region names end in "…" */
+#define NAME_COLS 80 /* longer region names lose their middle to "…" */
+#define META_KEY_COLS 60
+#define META_VALUE_COLS 2000
 #define NCOLS 8
 
 static const char *const col_head[NCOLS] = {"calls",   "total [s]", "own [s]", "mean [s]",
@@ -115,21 +117,28 @@ static void print_facts(const sp_run *run, const sp_figures *fig, FILE *out)
             fputc('\n', out);
     }
     if (run->meta.n) {
+        /* Keys and values come from the file: a key is cut to META_KEY_COLS
+         * (both ends kept), a value to META_VALUE_COLS (its start kept) and
+         * its length said: a 16 MB value made inspect print 16 MB. */
+        char k[META_KEY_COLS * 4 + 4], v[META_VALUE_COLS * 4 + 4];
         size_t kw = 0;
         for (size_t i = 0; i < run->meta.n; i++) {
-            size_t w = sp__utf8_width(run->meta.items[i].key);
+            size_t w = sp__label_copy(k, sizeof k, run->meta.items[i].key, META_KEY_COLS);
             if (w > kw)
                 kw = w;
         }
         fputs("\nMetadata:\n", out);
         for (size_t i = 0; i < run->meta.n; i++) {
-            char *k = sp__display_dup(run->meta.items[i].key);
-            char *v = sp__display_dup(run->meta.items[i].value);
+            const char *value = run->meta.items[i].value;
+            sp__label_copy(k, sizeof k, run->meta.items[i].key, META_KEY_COLS);
+            sp__label_copy_end(v, sizeof v, value, META_VALUE_COLS);
             fputs("  ", out);
-            sp__put_padded(out, k ? k : "?", kw);
-            fprintf(out, " : %s\n", v ? v : "?");
-            free(k);
-            free(v);
+            sp__put_padded(out, k, kw);
+            fprintf(out, " : %s", v);
+            if (sp__utf8_wider_than(value, META_VALUE_COLS))
+                fprintf(out, " (%zu bytes in all; scope-profiler export json writes it whole)",
+                        strlen(value));
+            fputc('\n', out);
         }
     }
     fputc('\n', out);

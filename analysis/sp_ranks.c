@@ -36,6 +36,10 @@ int sp_rank_region_stats(const sp_run *run, int32_t region, const bool *sel, sp_
         if (sel && !sel[r])
             continue;
         double t = per[r].total_s;
+        if (out->nranks == 0 || per[r].calls < out->calls_min)
+            out->calls_min = per[r].calls;
+        if (per[r].calls > out->calls_max)
+            out->calls_max = per[r].calls;
         out->nranks++;
         out->calls += per[r].calls;
         out->total_s += t;

@@ -41,6 +41,7 @@ typedef struct sp_rank_region {
     size_t nranks;                                 /* ranks considered (the selection) */
     size_t nhave;                                  /* of those, ranks with at least one call */
     uint64_t calls;                                /* calls on the considered ranks */
+    uint64_t calls_min, calls_max;                 /* of one considered rank (0: none) */
     double total_s;                                /* sum of the per-rank totals */
     double min_total_s, mean_total_s, max_total_s; /* over all considered ranks */
     double mean_have_s;                 /* mean total over the ranks that have the region */

@@ -3,8 +3,8 @@
  * sp_ranks_print.c - `scope-profiler ranks`: the cross-rank table, one row
  * per region, and optionally each region's per-rank table.
  *
- *   region    ranks  calls  min [s]   mean [s]  max [s]   slowest  fastest  imbalance
- *   compute     4/4     20  0.010216  0.025586  0.040663        3        0  1.59 (+59%)
+ *   region    ranks  calls/rank  min [s]   mean [s]  max [s]   slowest  fastest  imbalance
+ *   compute     4/4           5  0.010216  0.025586  0.040663        3        0  1.59 (+59%)
  *
  * Names left-aligned by display width, numbers right-aligned, each column as
  * wide as its widest cell.
@@ -16,12 +16,15 @@
 
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_figures.h"
 
 #define NAME_COLS 60
 #define NCOLS 8
 
-static const char *const col_head[NCOLS] = {"ranks",   "calls",   "min [s]", "mean [s]",
-                                            "max [s]", "slowest", "fastest", "imbalance"};
+/* Calls are per rank, as every figure (README "What the numbers mean"):
+ * "20" when every rank made 20, "0-40" when they differ. */
+static const char *const col_head[NCOLS] = {"ranks",   "calls/rank", "min [s]", "mean [s]",
+                                            "max [s]", "slowest",    "fastest", "imbalance"};
 
 static void format_imbalance(const sp_rank_region *s, char *buf, size_t len)
 {
@@ -34,7 +37,8 @@ static void format_imbalance(const sp_rank_region *s, char *buf, size_t len)
 static void format_row(const sp_rank_region *s, char cells[NCOLS][48])
 {
     snprintf(cells[0], 48, "%zu/%zu", s->nhave, s->nranks);
-    snprintf(cells[1], 48, "%llu", (unsigned long long)s->calls);
+    sp_fig_format_calls_range(&(sp_fig_calls){.min = s->calls_min, .max = s->calls_max},
+                              SP_FIG_EXACT, cells[1], 48);
     snprintf(cells[2], 48, "%.6f", s->min_total_s);
     snprintf(cells[3], 48, "%.6f", s->mean_total_s);
     snprintf(cells[4], 48, "%.6f", s->max_total_s);
@@ -166,8 +170,13 @@ int sp_print_ranks(sp_run *run, const sp_region_filter *f, const bool *sel, sp_r
         considered += !sel || sel[r];
     char list[256];
     sp_rank_list_format(sel, run->nranks, list, sizeof list);
-    fprintf(out, "Ranks: %zu of %zu (%s)\n\n", considered, run->nranks,
+    fprintf(out, "Ranks: %zu of %zu (%s)\n", considered, run->nranks,
             run->nranks ? list : "none");
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording */
+        char lost[1024];
+        sp__put_wrapped(out, sp_run_incomplete_text(run, lost, sizeof lost), 88);
+    }
+    fputc('\n', out);
     if (n == 0)
         fputs(run->nregions ? "(no region matches the filter)\n" : "(no regions)\n", out);
     else
@@ -178,7 +187,7 @@ int sp_print_ranks(sp_run *run, const sp_region_filter *f, const bool *sel, sp_r
             "\nPer-rank totals in seconds. min, mean, max, slowest and fastest cover all %zu "
             "ranks shown:\na rank without the region counts 0 calls and 0 s. imbalance = max / "
             "mean (+N%%: the slowest\nrank above the mean); ranks: ranks with calls / ranks "
-            "shown.\n",
+            "shown; calls/rank: one rank's calls\n(fewest-most when ranks differ).\n",
             considered);
     if (fflush(out) != 0 || ferror(out))
         rc = sp__error(SP_EIO, "cannot write the ranks listing");

@@ -186,6 +186,8 @@ static int child_main(const char *path, int fd, void *arg)
     opts.progress = beat;
     opts.progress_ud = &hb;
     sp_run *run = read_here(path, &opts, &rc);
+    if (!run) /* under the child's memory cap: say so, and how to raise it */
+        sp_h5_isolated_explain_oom(rc);
     send_frame(fd, FRAME_END, 0);
     uint8_t *bytes = NULL;
     size_t len = 0;

@@ -129,8 +129,6 @@ static void add_sum_row(emitter *e, int level, const char *text, double one_s, d
     add_row(e, level, text, a, NULL);
 }
 
-static void emit_node(emitter *e, int32_t node, int level);
-
 static sp_fig_kind node_kind(const emitter *e, int32_t node)
 {
     return sp_region_fig_kind(e->run, e->tree->nodes[node].region);
@@ -165,8 +163,18 @@ static int sort_by_mean(int32_t *kids, size_t n, const sp_figures *fig)
     return 0;
 }
 
-/* The rows under `parent`: its "(own)" row (none for the root), then its children. */
-static void emit_children(emitter *e, int32_t parent, int level)
+/* The children of one node being listed (the tree is walked with an
+ * explicit stack of these, at most SUMMARY_MAX_LEVEL + 1 deep). */
+typedef struct kids_frame {
+    int32_t *kids; /* in the order shown */
+    size_t n, next;
+    int level;
+} kids_frame;
+
+/* Start listing the rows under `parent`: its "(own)" row (none for the
+ * root), then, unless the level cap summarises them in one row, a frame of
+ * its children (false when nothing is left to list). */
+static bool open_children(emitter *e, int32_t parent, int level, kids_frame *f)
 {
     const sp_tree_node *nodes = e->tree->nodes;
     char text[64];
@@ -179,7 +187,7 @@ static void emit_children(emitter *e, int32_t parent, int level)
         add_sum_row(e, level, text, nodes[parent].incl_s - nodes[parent].own_s,
                     e->fig->node_incl[parent].mean_s - e->fig->node_own[parent].mean_s);
         e->covered += hidden;
-        return;
+        return false;
     }
     /* Children by the time shown: the tree's order (summed time) for one
      * column, the mean per rank for two. */
@@ -189,28 +197,30 @@ static void emit_children(emitter *e, int32_t parent, int level)
     int32_t *kids = malloc((nkids ? nkids : 1) * sizeof *kids);
     if (!kids) {
         e->oom = 1;
-        return;
+        return false;
     }
     nkids = 0;
     for (int32_t c = nodes[parent].first_child; c >= 0; c = nodes[c].next_sibling)
         kids[nkids++] = c;
     if (e->two && sort_by_mean(kids, nkids, e->fig))
         e->oom = 1;
-    for (size_t k = 0; k < nkids && !e->stopped; k++) {
-        if (k == SUMMARY_MAX_CHILDREN) {
-            double incl = 0.0, mean = 0.0;
-            for (size_t j = k; j < nkids; j++) {
-                incl += nodes[kids[j]].incl_s;
-                mean += e->fig->node_incl[kids[j]].mean_s;
-                e->covered += e->subtree[kids[j]];
-            }
-            snprintf(text, sizeof text, "… %zu more", nkids - k);
-            add_sum_row(e, level, text, incl, mean);
-            break;
-        }
-        emit_node(e, kids[k], level);
+    *f = (kids_frame){kids, nkids, 0, level};
+    return true;
+}
+
+/* The "… N more" row for the children of f past the cap. */
+static void more_row(emitter *e, const kids_frame *f)
+{
+    const sp_tree_node *nodes = e->tree->nodes;
+    double incl = 0.0, mean = 0.0;
+    char text[64];
+    for (size_t j = f->next; j < f->n; j++) {
+        incl += nodes[f->kids[j]].incl_s;
+        mean += e->fig->node_incl[f->kids[j]].mean_s;
+        e->covered += e->subtree[f->kids[j]];
     }
-    free(kids);
+    snprintf(text, sizeof text, "… %zu more", f->n - f->next);
+    add_sum_row(e, f->level, text, incl, mean);
 }
 
 /* "(12x)", "(~12x)", "(>=100000x)", per rank "(0-3x)"; "" for one exact call. */
@@ -235,37 +245,43 @@ static void calls_text(const emitter *e, int32_t node, char *buf, size_t n)
     snprintf(buf, n, " (%sx)", sp_fig_format_calls(nd->calls, kind, c, sizeof c));
 }
 
-static void emit_node(emitter *e, int32_t node, int level)
+/* Every row of the tree, depth first, without recursion: a node's row, then
+ * the rows under it, then its next sibling's. */
+static void emit_tree(emitter *e)
 {
-    const sp_tree_node *nd = &e->tree->nodes[node];
-    if (e->node_rows == SUMMARY_MAX_ROWS) {
-        e->stopped = 1;
-        return;
+    kids_frame stack[SUMMARY_MAX_LEVEL + 2];
+    size_t top = 0;
+    if (open_children(e, 0, 0, &stack[0]))
+        top = 1;
+    while (top > 0) {
+        kids_frame *f = &stack[top - 1];
+        if (e->stopped || f->next >= f->n) {
+            free(f->kids);
+            top--;
+            continue;
+        }
+        if (f->next == SUMMARY_MAX_CHILDREN) {
+            more_row(e, f);
+            f->next = f->n;
+            continue;
+        }
+        int32_t node = f->kids[f->next++];
+        const sp_tree_node *nd = &e->tree->nodes[node];
+        if (e->node_rows == SUMMARY_MAX_ROWS) {
+            e->stopped = 1;
+            continue;
+        }
+        char name[LABEL_BYTES / 2], text[LABEL_BYTES / 2 + 64], calls[64];
+        sp__label_copy(name, sizeof name, e->run->region_names[nd->region], SUMMARY_NAME_COLS);
+        calls_text(e, node, calls, sizeof calls);
+        snprintf(text, sizeof text, "%s%s", name, calls);
+        add_time_row(e, f->level, text, nd->incl_s, &e->fig->node_incl[node], node_kind(e, node));
+        e->node_rows++;
+        e->covered++;
+        /* levels are capped, so the stack is too */
+        if (nd->first_child >= 0 && open_children(e, node, f->level + 1, &stack[top]))
+            top++;
     }
-    char name[LABEL_BYTES / 2], text[LABEL_BYTES / 2 + 64], calls[64];
-    sp__label_copy(name, sizeof name, e->run->region_names[nd->region], SUMMARY_NAME_COLS);
-    calls_text(e, node, calls, sizeof calls);
-    snprintf(text, sizeof text, "%s%s", name, calls);
-    add_time_row(e, level, text, nd->incl_s, &e->fig->node_incl[node], node_kind(e, node));
-    e->node_rows++;
-    e->covered++;
-    if (nd->first_child >= 0)
-        emit_children(e, node, level + 1);
-}
-
-/* Subtree sizes: a node is created after its parent, so one backward pass
- * adds every node into its parent. */
-static size_t *subtree_sizes(const sp_tree *tree)
-{
-    size_t *size = calloc(tree->nnodes ? tree->nnodes : 1, sizeof *size);
-    if (!size)
-        return NULL;
-    for (size_t i = tree->nnodes; i-- > 0;) {
-        size[i] += 1;
-        if (i > 0)
-            size[tree->nodes[i].parent] += size[i];
-    }
-    return size;
 }
 
 /* Pad a row into one box line of `content` columns. */
@@ -359,7 +375,7 @@ static char *shell_quote(const char *path)
     return shown;
 }
 
-#define INFO_LINES 40
+#define INFO_LINES 48
 #define INFO_WRAP 76 /* footnotes wrap here (the box is as wide as its widest line) */
 
 /* Append text to lines[], wrapped at INFO_WRAP columns on spaces. */
@@ -400,6 +416,10 @@ static int print_info(FILE *out, const sp_run *run, const sp_figures *fig, const
                                        fig->span_s);
     else
         lines[n++] = sp__strdup_printf("Summary: %s (%s)", shown, ranks);
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording: what is missing */
+        char lost[1024];
+        add_wrapped(lines, &n, sp_run_incomplete_text(run, lost, sizeof lost));
+    }
     /* How disturbed the run was (other processes on its cores), when the
      * file says (older files and the tutorial's runs do not). */
     sp_sched_summary sched;
@@ -481,12 +501,12 @@ int sp_print_summary(sp_run *run, const char *path, FILE *out)
     if (!fig)
         return sp__error(SP_ENOMEM, "out of memory printing the summary");
     emitter e = {.run = run, .tree = &run->tree, .fig = fig, .two = fig->two_columns};
-    e.subtree = subtree_sizes(&run->tree);
+    e.subtree = sp_tree_subtree_sizes(&run->tree);
     if (!e.subtree) {
         sp_figures_free(fig);
         return sp__error(SP_ENOMEM, "out of memory printing the summary");
     }
-    emit_children(&e, 0, 0);
+    emit_tree(&e);
     size_t total_nodes = run->tree.nnodes - 1;
     if (e.stopped && total_nodes > e.covered) {
         char text[64];
@@ -505,6 +525,8 @@ int sp_print_summary(sp_run *run, const char *path, FILE *out)
                  sp_figures_ranks_text(fig, ranks, sizeof ranks));
     else
         snprintf(title, sizeof title, "time per thread");
+    if (sp_run_is_incomplete(run))
+        snprintf(title + strlen(title), sizeof title - strlen(title), " · incomplete run");
     rc = e.oom ? SP_ENOMEM : print_table(out, &e, fig->two_columns ? title : NULL);
     if (rc == 0) {
         fputc('\n', out);

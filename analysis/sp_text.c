@@ -10,6 +10,8 @@
 #include "sp_analysis_internal.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +65,8 @@ static int in_ranges(uint32_t cp, const cp_range *r, size_t n)
 
 static int cp_width(uint32_t cp)
 {
+    if (cp < 0x300) /* Latin: no table lookup (a 16 MB value is mostly ASCII) */
+        return 1;
     if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069))
         return 1; /* a bidi override is shown as '?' (sp__label_copy) */
     if (in_ranges(cp, zero_width, sizeof zero_width / sizeof *zero_width))
@@ -102,11 +106,12 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
     return len;
 }
 
-size_t sp__utf8_width(const char *str)
+/* The display width of str, counted until it exceeds `stop`. */
+static size_t width_upto(const char *str, size_t stop)
 {
     const unsigned char *s = (const unsigned char *)str;
     size_t w = 0;
-    while (*s) {
+    while (*s && w <= stop) {
         uint32_t cp;
         size_t len = utf8_decode(s, &cp);
         if (len == 0) {
@@ -120,50 +125,113 @@ size_t sp__utf8_width(const char *str)
     return w;
 }
 
-size_t sp__label_copy(char *dst, size_t dstsize, const char *src, size_t max_cols)
+size_t sp__utf8_width(const char *str)
 {
-    static const char ellipsis[] = "…"; /* 3 bytes, 1 column */
-    const unsigned char *s = (const unsigned char *)src;
-    size_t o = 0, w = 0;
+    return width_upto(str, SIZE_MAX);
+}
+
+bool sp__utf8_wider_than(const char *str, size_t cols)
+{
+    return width_upto(str, cols) > cols;
+}
+
+/* One character of a label as shown: its bytes in the source (*adv), the
+ * bytes shown (an invalid byte, a control character or a bidi control
+ * becomes '?') and their width. */
+typedef struct label_unit {
+    const unsigned char *bytes;
+    size_t len, adv;
+    int cw;
+} label_unit;
+
+static label_unit next_unit(const unsigned char *s)
+{
+    label_unit u;
+    uint32_t cp;
+    size_t len = utf8_decode(s, &cp);
+    if (len == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
+        (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
+        u = (label_unit){(const unsigned char *)"?", 1, len ? len : 1, 1};
+    } else {
+        u = (label_unit){s, len, len, cp_width(cp)};
+    }
+    return u;
+}
+
+typedef struct label_out {
+    char *dst;
+    size_t size, o, w;
+} label_out;
+
+/* Copy characters of s to out while the width stays within max_w and the
+ * bytes leave `reserve` free; returns where it stopped in s. */
+static const unsigned char *put_units(label_out *out, const unsigned char *s, size_t max_w,
+                                      size_t reserve)
+{
+    while (*s) {
+        label_unit u = next_unit(s);
+        if (out->w + (size_t)u.cw > max_w || out->o + u.len + reserve > out->size)
+            break;
+        memcpy(out->dst + out->o, u.bytes, u.len);
+        out->o += u.len;
+        out->w += (size_t)u.cw;
+        s += u.adv;
+    }
+    return s;
+}
+
+static const char ellipsis[] = "…"; /* 3 bytes, 1 column */
+
+static void put_ellipsis(label_out *out)
+{
+    if (out->o + sizeof ellipsis <= out->size) {
+        memcpy(out->dst + out->o, ellipsis, sizeof ellipsis - 1);
+        out->o += sizeof ellipsis - 1;
+        out->w += 1;
+    }
+}
+
+size_t sp__label_copy_end(char *dst, size_t dstsize, const char *src, size_t max_cols)
+{
     if (dstsize == 0)
         return 0;
     if (max_cols < 1)
         max_cols = 1;
     /* The text fits when its width is at most max_cols; otherwise keep
      * max_cols - 1 columns and the ellipsis. */
-    size_t full = sp__utf8_width(src);
-    size_t limit = full <= max_cols ? full : max_cols - 1;
+    bool cut = sp__utf8_wider_than(src, max_cols);
+    label_out out = {dst, dstsize, 0, 0};
     /* room for the ellipsis only when the text is cut */
-    size_t reserve = full <= max_cols ? 1 : sizeof ellipsis;
-    while (*s) {
-        uint32_t cp;
-        size_t len = utf8_decode(s, &cp);
-        int cw;
-        const unsigned char *bytes = s;
-        if (len == 0 || cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp < 0xA0) ||
-            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069)) {
-            /* invalid byte, control character or bidi override: one '?' */
-            bytes = (const unsigned char *)"?";
-            cw = 1;
-            s += len ? len : 1;
-            len = 1;
-        } else {
-            cw = cp_width(cp);
-            s += len;
-        }
-        if (w + (size_t)cw > limit || o + len + reserve > dstsize)
-            break;
-        memcpy(dst + o, bytes, len);
-        o += len;
-        w += (size_t)cw;
+    const unsigned char *s = put_units(&out, (const unsigned char *)src,
+                                       cut ? max_cols - 1 : max_cols, cut ? sizeof ellipsis : 1);
+    if (*s)
+        put_ellipsis(&out);
+    dst[out.o] = '\0';
+    return out.w;
+}
+
+size_t sp__label_copy(char *dst, size_t dstsize, const char *src, size_t max_cols)
+{
+    if (dstsize == 0 || max_cols < 3 || !sp__utf8_wider_than(src, max_cols))
+        return sp__label_copy_end(dst, dstsize, src, max_cols);
+    size_t full = sp__utf8_width(src);
+    /* Both ends, the middle left out: "networkx.algo…_weight_function"
+     * cannot be mistaken for "networkx.algo…_weight_functio<lambda>". The
+     * head gets the odd column. */
+    size_t tail = (max_cols - 1) / 2, head = max_cols - 1 - tail;
+    label_out out = {dst, dstsize, 0, 0};
+    const unsigned char *s = put_units(&out, (const unsigned char *)src, head, sizeof ellipsis);
+    size_t rest = full - out.w; /* columns after the head */
+    put_ellipsis(&out);
+    /* Skip to where the rest of the text is at most `tail` columns wide. */
+    while (*s && rest > tail) {
+        label_unit u = next_unit(s);
+        rest -= (size_t)u.cw;
+        s += u.adv;
     }
-    if (*s && o + sizeof ellipsis <= dstsize) {
-        memcpy(dst + o, ellipsis, sizeof ellipsis - 1);
-        o += sizeof ellipsis - 1;
-        w += 1;
-    }
-    dst[o] = '\0';
-    return w;
+    put_units(&out, s, out.w + tail, 1);
+    dst[out.o] = '\0';
+    return out.w;
 }
 
 void sp__put_repeat(FILE *out, const char *s, size_t n)

@@ -119,7 +119,7 @@ static void print_function_table(const sp__line_words *w, const fline *v, size_t
         if (no < from)
             continue;
         char text[600];
-        sp__label_copy(text, sizeof text, line, 120);
+        sp__label_copy_end(text, sizeof text, line, 120);
         while (k < n && v[k].lineno < no)
             k++;
         if (k < n && v[k].lineno == no) {

@@ -319,10 +319,11 @@ int sp__cmd_plot(int argc, char **argv)
         rc = SP_CLI_EXIT_FAILURE;
     }
     char stems[2][256] = {{0}};
-    /* Several files: one colour map over all of them, so a region has the
-     * same colour in every file's charts and in compare / scaling. */
+    /* One colour map over every file, so a region has the same colour in
+     * every file's charts and in compare / scaling; built once (each chart
+     * building its own took seconds with 10^6 regions). */
     sp_color_map *colors = NULL;
-    if (!rc && nfiles > 1)
+    if (!rc)
         colors = sp_color_map_new((const sp_run *const *)runs, (size_t)nfiles);
     for (int i = 0; !rc && i < nfiles; i++) {
         char stem[256], prefix[300] = "";

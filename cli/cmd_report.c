@@ -127,9 +127,10 @@ int sp__cmd_report(int argc, char **argv)
             r.runs = (const sp_run *const *)runs;
             r.nruns = (size_t)nfiles;
         }
-        /* One colour map over every run of the report (all its charts). */
-        if (nfiles > 1)
-            r.colors = report_colors = sp_color_map_new((const sp_run *const *)runs, (size_t)nfiles);
+        /* One colour map over every run of the report, built once for all
+         * its charts (each chart building its own took seconds with 10^6
+         * regions). */
+        r.colors = report_colors = sp_color_map_new((const sp_run *const *)runs, (size_t)nfiles);
         if (sp__write_file(out, report_body, run, &r, print_path)) {
             sp__cli_error("%s", *sp_last_error() ? sp_last_error() : "cannot write the report");
             rc = SP_CLI_EXIT_FAILURE;

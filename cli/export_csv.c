@@ -5,11 +5,13 @@
  *   regions.csv    region statistics (seconds) under the rank rule
  *                  (analysis/sp_figures.h): total_s and own_s per rank (the
  *                  mean over the ranks), total_max_rank_s the slowest rank;
- *                  sums over the ranks only in the *_sum_ranks_s columns;
- *                  calls (every rank) and calls_per_rank; per-call mean,
- *                  min, max, std, p50, p95, p99 over every call (exact but
- *                  the percentiles: from histograms, within 0.8 %); total_s
- *                  counts a recursive region's outermost calls only
+ *                  sums over the ranks only in the *_sum_ranks columns;
+ *                  calls_per_rank (the mean over the ranks) and
+ *                  calls_max_rank (the busiest rank's), calls_sum_ranks
+ *                  (every rank); per-call mean, min, max, std, p50, p95,
+ *                  p99 over every call (exact but the percentiles: from
+ *                  histograms, within 0.8 %); total_s counts a recursive
+ *                  region's outermost calls only
  *   per_rank.csv   the same per (region, rank), for ranks with calls
  *   calls.csv      every call (or those of --from/--to): rank, thread,
  *                  region, start/end (ns, the rank's own clock; add
@@ -63,9 +65,9 @@ static int regions_body(const sp_run *run, FILE *f, const void *ctx)
     sp_figures *fg = sp_figures_new(run);
     if (!fg)
         return SP_ENOMEM;
-    fputs("region,estimated,lower_bound,ranks,calls,calls_per_rank,total_s,total_max_rank_s,"
-          "own_s,mean_s,min_s,max_s,std_s,p50_s,p95_s,p99_s,total_sum_ranks_s,own_sum_ranks_s,"
-          "imbalance,dropped\n",
+    fputs("region,estimated,lower_bound,ranks,calls_per_rank,calls_max_rank,total_s,"
+          "total_max_rank_s,own_s,mean_s,min_s,max_s,std_s,p50_s,p95_s,p99_s,calls_sum_ranks,"
+          "total_sum_ranks_s,own_sum_ranks_s,imbalance,dropped\n",
           f);
     for (size_t g = 0; g < run->nregions; g++) {
         const sp_run_region *reg = &run->regions[g];
@@ -74,12 +76,13 @@ static int regions_body(const sp_run *run, FILE *f, const void *ctx)
         sp__csv_str(f, reg->name);
         fputc(',', f);
         kind_cols(f, run, (int32_t)g);
-        fprintf(f, ",%zu,%" PRIu64 ",%.6g,%.9f,%.9f,%.9f,", fg->nranks, reg->all.calls,
-                fg->region_calls[g].mean, fg->region_total[g].mean_s, fg->region_total[g].max_s,
+        fprintf(f, ",%zu,%.6g,%" PRIu64 ",%.9f,%.9f,%.9f,", fg->nranks, fg->region_calls[g].mean,
+                fg->region_calls[g].max, fg->region_total[g].mean_s, fg->region_total[g].max_s,
                 fg->region_own[g].mean_s);
         call_cols(f, &reg->all, sp_region_fig_kind(run, (int32_t)g));
-        fprintf(f, ",%.9f,%.9f,%.6f,%" PRIu64 "\n", fg->region_total[g].sum_s,
-                fg->region_own[g].sum_s, sp_region_imbalance(run, (int32_t)g), reg->dropped);
+        fprintf(f, ",%" PRIu64 ",%.9f,%.9f,%.6f,%" PRIu64 "\n", reg->all.calls,
+                fg->region_total[g].sum_s, fg->region_own[g].sum_s,
+                sp_region_imbalance(run, (int32_t)g), reg->dropped);
     }
     sp_figures_free(fg);
     return 0;

@@ -76,7 +76,7 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
           f);
     size_t cap = 256;
     char *path = malloc(cap);
-    int32_t *chain = malloc((run->tree.nnodes ? run->tree.nnodes : 1) * sizeof *chain);
+    int32_t *chain = malloc(SP__EXPORT_PATH_FRAMES * sizeof *chain);
     if (!path || !chain) {
         free(path);
         free(chain);
@@ -89,14 +89,14 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
         int32_t j = (int32_t)k;
         /* The innermost frames only (as the collapsed export): paths of a
          * deep recursion would make the file quadratic in its depth. */
-        for (; j > 0 && n < SP__EXPORT_MAX_FRAMES; j = run->tree.nodes[j].parent)
+        for (; j > 0 && n < SP__EXPORT_PATH_FRAMES; j = run->tree.nodes[j].parent)
             chain[n++] = j;
         path[0] = '\0';
         if (j > 0)
             len = (size_t)sprintf(path, "\xe2\x80\xa6;");
         while (n--) {
             const char *nm = run->region_names[run->tree.nodes[chain[n]].region];
-            size_t need = len + strlen(nm) + 2;
+            size_t l = strlen(nm), need = len + l + 2;
             if (need > cap) {
                 cap = 2 * need;
                 char *p = realloc(path, cap);
@@ -108,7 +108,11 @@ static int flame_body(const sp_run *run, FILE *f, const void *ctx)
                 }
                 path = p;
             }
-            len += (size_t)sprintf(path + len, "%s%s", nm, n ? ";" : "");
+            memcpy(path + len, nm, l);
+            len += l;
+            if (n)
+                path[len++] = ';';
+            path[len] = '\0';
         }
         fprintf(f, "%zu,%d,%d,", k, t->parent > 0 ? (int)t->parent : -1, (int)t->depth - 1);
         sp__csv_str(f, run->region_names[t->region]);
@@ -318,8 +322,10 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
         fprintf(f, ", \"color\": \"%s\", \"estimated\": %s, \"lower_bound\": %s",
                 sp_color_hex(sp_color_map_rgb(cm, name), hex), est ? "true" : "false",
                 k == SP_FIG_LOWER_BOUND ? "true" : "false");
-        fprintf(f, ", \"calls\": %" PRIu64 ", \"calls_per_rank\": ", st->calls);
+        fputs(", \"calls_per_rank\": ", f);
         sp__json_num(f, fg->region_calls[g].mean);
+        fprintf(f, ", \"calls_max_rank\": %" PRIu64 ", \"calls_sum_ranks\": %" PRIu64,
+                fg->region_calls[g].max, st->calls);
         fputs(", \"total_s\": ", f);
         sp__json_num(f, fg->region_total[g].mean_s);
         fputs(", \"total_max_rank_s\": ", f);

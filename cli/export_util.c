@@ -12,6 +12,7 @@
 
 #include "sp_agg.h"
 #include "sp_analysis_internal.h"
+#include "sp_display.h"
 #include "sp_error.h"
 #include "sp_display.h"
 #include "sp_outfile.h"
@@ -176,13 +177,17 @@ void sp__json_str(FILE *f, const char *s)
             }
             p++;
         } else {
-            size_t n = sp__utf8_seq(p);
+            uint32_t cp = 0;
+            size_t n = sp_display_utf8_next((const char *)p, &cp);
             if (n == 0) {
                 fputs("\\ufffd", f);
                 p++;
-            } else if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) { /* C1 controls */
-                fprintf(f, "\\u%04x", (unsigned)(p[1]));
-                p += 2;
+            } else if (sp_display_cp_escaped(cp)) {
+                /* C1 controls and bidi controls as JSON escapes: the parsed
+                 * string is the same, but a file shown as text (an editor,
+                 * a terminal, a code review) cannot be reordered by them. */
+                fprintf(f, "\\u%04x", (unsigned)cp);
+                p += n;
             } else {
                 fwrite(p, 1, n, f);
                 p += n;

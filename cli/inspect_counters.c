@@ -159,6 +159,50 @@ static int lrow_order(const void *pa, const void *pb)
     return a->order < b->order ? -1 : a->order > b->order;
 }
 
+/* A row and where it was read: sorted by (region, source, name, position),
+ * the first of each name gives its position to the others. */
+typedef struct lkey {
+    const lrow *row;
+    size_t pos;
+} lkey;
+
+static int lkey_order(const void *pa, const void *pb)
+{
+    const lkey *a = pa, *b = pb;
+    if (a->row->region != b->row->region)
+        return a->row->region < b->row->region ? -1 : 1;
+    if (a->row->source != b->row->source)
+        return a->row->source < b->row->source ? -1 : 1;
+    int c = strcmp(a->row->name, b->row->name);
+    if (c)
+        return c;
+    return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+/* Each row's order: the position of its name's first row within its region
+ * and source (LIKWID's event and metric order). One sort: looking back over
+ * every earlier row was quadratic in regions x hardware threads x events.
+ * 0 or SP_ENOMEM. */
+static int first_appearance(lrow *v, size_t n)
+{
+    lkey *k = malloc((n ? n : 1) * sizeof *k);
+    if (!k)
+        return SP_ENOMEM;
+    for (size_t i = 0; i < n; i++)
+        k[i] = (lkey){&v[i], i};
+    qsort(k, n, sizeof *k, lkey_order);
+    for (size_t i = 0, j; i < n; i = j) {
+        size_t first = k[i].pos;
+        for (j = i; j < n && k[j].row->region == k[i].row->region &&
+                    k[j].row->source == k[i].row->source &&
+                    strcmp(k[j].row->name, k[i].row->name) == 0;
+             j++)
+            v[k[j].pos].order = first;
+    }
+    free(k);
+    return 0;
+}
+
 static int cmp_i64(const void *a, const void *b)
 {
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -247,15 +291,12 @@ int sp__print_likwid(const sp_run *run, const sp_region_filter *f, FILE *out)
                           rk->counter_value[i],
                           rk->counter_calls[i],
                           0};
-            /* The position of the name's first row (within its region). */
-            v[n].order = n;
-            for (size_t k = 0; k < n; k++)
-                if (v[k].region == g && v[k].source == s && strcmp(v[k].name, v[n].name) == 0) {
-                    v[n].order = v[k].order;
-                    break;
-                }
             n++;
         }
+    }
+    if (first_appearance(v, n)) {
+        free(v);
+        return sp__error(SP_ENOMEM, "out of memory");
     }
     qsort(v, n, sizeof *v, lrow_order);
     const char *ev = sp_run_metadata(run, "likwid_events");

@@ -36,6 +36,11 @@ typedef struct sp__report {
 #define SP__REPORT_CHATTY_CALLS 100000 /* more calls than this ... */
 #define SP__REPORT_CHATTY_MEAN_S 1e-6  /* ... with a mean below 1 us */
 
+/* The regions table shows at most this many regions, those with the most
+ * time (10^6 regions made a 370 MB page no browser opens); a last row says
+ * how many more and where to see them all. */
+#define SP__REPORT_MAX_REGION_ROWS 2000
+
 /* Write the whole document to f. 0 or a negative SP_E* code. */
 int sp__report_write(sp__report *r, FILE *f);
 

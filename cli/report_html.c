@@ -38,10 +38,18 @@ static const char css[] =
     "ul.warnings{padding-left:20px}ul.warnings li{margin:3px 0}li.imbalance b,li.chatty b,"
     "li.mpi b,li.slowcalls b,li.waits b{color:var(--warn)}li.ok{color:var(--good)}"
     ".est{font-style:italic;color:var(--muted)}.lb{font-style:italic}"
-    "p.rule{margin:8px 0;max-width:1100px}div.tw{overflow-x:auto;max-width:100%}"
+    /* A wide table fits the page: headings wrap, long names wrap, and what
+     * still does not fit scrolls inside its box, whose scroll bar stays in
+     * view (at most 85 % of the window high, headings pinned). At 1400 px
+     * the regions table of a multi-rank run lost its last column. */
+    "p.rule{margin:8px 0;max-width:1100px}"
+    "div.tw{overflow:auto;max-width:100%;max-height:85vh}"
     "table{border-collapse:collapse;margin:6px 0}th,td{padding:4px 10px;border-bottom:1px solid "
     "var(--line);text-align:right;white-space:nowrap}th{background:var(--panel);"
-    "position:relative}td.name,th:first-child{text-align:left}"
+    "position:relative;white-space:normal;vertical-align:bottom}"
+    "div.tw th{position:sticky;top:0;z-index:1}"
+    "td.name{white-space:normal;overflow-wrap:anywhere;min-width:12ch;max-width:40ch}"
+    "td.name,th:first-child{text-align:left}"
     "table.sortable th{cursor:pointer;user-select:none}"
     "table.sortable th[aria-sort=ascending]::after{content:' \\25B2';font-size:10px}"
     "table.sortable th[aria-sort=descending]::after{content:' \\25BC';font-size:10px}"
@@ -50,6 +58,8 @@ static const char css[] =
     "td.bad{color:var(--bad);font-weight:600}td.good{color:var(--good);font-weight:600}"
     "td.warn{color:var(--warn)}"
     ".hint,.note{color:var(--muted)}"
+    "p.incomplete{border:1px solid var(--bad);border-radius:6px;padding:8px 12px;"
+    "background:var(--panel)}p.incomplete b{color:var(--bad)}"
     "figure{margin:12px 0 22px;border:1px solid var(--line);border-radius:6px;padding:6px}"
     "svg.chart{display:block;height:auto}"
     ".tree{font-size:13px}.tree details{margin-left:18px}.tree>details,.tree>.leaf{margin-left:0}"

@@ -54,7 +54,14 @@ int sp__report_overview(sp__report *r, FILE *f)
     for (size_t k = 0; k < run->nranks; k++)
         threads += run->ranks[k].excluded ? 0 : run->ranks[k].nthreads;
     char a[64], b[64], c[200], rule[512];
-    fputs("<section id=\"overview\"><h2>Overview</h2>\n<div class=\"cards\">\n", f);
+    fputs("<section id=\"overview\"><h2>Overview</h2>\n", f);
+    if (sp_run_is_incomplete(run)) { /* killed, or still recording: what is missing */
+        char lost[1024];
+        fputs("<p class=\"incomplete\"><b>Incomplete run.</b> ", f);
+        sp__html(f, sp_run_incomplete_text(run, lost, sizeof lost) + strlen("Incomplete run: "));
+        fputs("</p>\n", f);
+    }
+    fputs("<div class=\"cards\">\n", f);
     /* the headline of a run: its wall-clock span */
     snprintf(c, sizeof c, "first call to last end%s", fg->nranks > 1 ? ", all ranks" : "");
     card(f, "Wall-clock span", fg->has_span ? sp__fmt_dur(fg->span_s, b, sizeof b) : "-", c);
@@ -206,11 +213,17 @@ void sp__report_regions(const sp__report *r, FILE *f)
     if (two)
         fprintf(f, "<th>Total, sum over %zu ranks</th>", fg->nranks);
     fputs("</tr></thead>\n<tbody>\n", f);
+    long shown = 0, more = 0;
     for (long i = 0; i < n; i++) {
         int32_t g = ids[i];
         const sp_stats *st = &run->regions[g].all;
         if (!st->calls)
             continue;
+        if (shown == SP__REPORT_MAX_REGION_ROWS) {
+            more++;
+            continue;
+        }
+        shown++;
         sp_fig_kind k = sp_region_fig_kind(run, g);
         double imb = sp_region_imbalance(run, g);
         fputs(k == SP_FIG_ESTIMATE ? "<tr class=\"est-row\"><td class=\"name\">"
@@ -249,7 +262,14 @@ void sp__report_regions(const sp__report *r, FILE *f)
             fig_cell(f, fg->region_total[g].sum_s, k);
         fputs("</tr>\n", f);
     }
-    fputs("</tbody></table></div></section>\n", f);
+    fputs("</tbody></table></div>\n", f);
+    if (more)
+        fprintf(f,
+                "<p class=\"note\">&hellip; %ld more regions with less time are not shown (the "
+                "table shows the %d with the most); <code>scope-profiler inspect</code> or "
+                "<code>export csv</code> lists every region.</p>\n",
+                more, SP__REPORT_MAX_REGION_ROWS);
+    fputs("</section>\n", f);
     sp_figures_free(fg);
     free(ids);
 }

@@ -8,6 +8,7 @@
 #include "report.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "sp_error.h"
@@ -22,16 +23,10 @@ typedef struct tree_ctx {
     const sp_figures *fg; /* per-rank figures (the rank rule) */
     FILE *f;
     size_t written, skipped;
+    size_t *subtree; /* nodes per subtree, computed when a node is first skipped */
+    bool oom;
     double root_s;
 } tree_ctx;
-
-static size_t subtree_size(const sp_run *run, int32_t node)
-{
-    size_t n = 1;
-    for (int32_t c = run->tree.nodes[node].first_child; c >= 0; c = run->tree.nodes[c].next_sibling)
-        n += subtree_size(run, c);
-    return n;
-}
 
 static void node_line(tree_ctx *t, int32_t node)
 {
@@ -65,26 +60,51 @@ static void node_line(tree_ctx *t, int32_t node)
             nd->calls == 1 ? "" : "s", mark, sp__fmt_dur(nd->own_s, b, sizeof b));
 }
 
-static void write_node(tree_ctx *t, int32_t node)
+/* Write node's line; true when it was opened as a <details> whose children
+ * come next (else it is a leaf, or skipped with its subtree). */
+static bool write_node(tree_ctx *t, int32_t node)
 {
     const sp_tree_node *nd = &t->run->tree.nodes[node];
     if (t->written >= MAX_NODES || nd->depth > MAX_DEPTH) {
-        t->skipped += subtree_size(t->run, node);
-        return;
+        if (!t->subtree && !t->oom && !(t->subtree = sp_tree_subtree_sizes(&t->run->tree)))
+            t->oom = true;
+        t->skipped += t->subtree ? t->subtree[node] : 1;
+        return false;
     }
     t->written++;
     if (nd->first_child < 0) {
         fputs("<div class=\"leaf\">", t->f);
         node_line(t, node);
         fputs("</div>\n", t->f);
-        return;
+        return false;
     }
     fprintf(t->f, "<details%s><summary>", nd->depth <= OPEN_LEVELS ? " open" : "");
     node_line(t, node);
     fputs("</summary>\n", t->f);
-    for (int32_t c = nd->first_child; c >= 0; c = t->run->tree.nodes[c].next_sibling)
-        write_node(t, c);
-    fputs("</details>\n", t->f);
+    return true;
+}
+
+/* Every node in depth-first order, without recursion (2^20 nested calls
+ * overflowed the stack): down to the first child of an opened node, else
+ * to the next sibling, climbing (and closing each <details>) when a node
+ * is its parent's last child. */
+static void write_tree(tree_ctx *t)
+{
+    const sp_tree_node *nodes = t->run->tree.nodes;
+    int32_t node = nodes[0].first_child;
+    while (node > 0) {
+        if (write_node(t, node)) {
+            node = nodes[node].first_child;
+            continue;
+        }
+        while (node > 0 && nodes[node].next_sibling < 0) {
+            node = nodes[node].parent;
+            if (node > 0)
+                fputs("</details>\n", t->f);
+        }
+        if (node > 0)
+            node = nodes[node].next_sibling;
+    }
 }
 
 int sp__report_tree(const sp__report *r, FILE *f)
@@ -113,9 +133,7 @@ int sp__report_tree(const sp__report *r, FILE *f)
         for (int32_t c = run->tree.nodes[0].first_child; c >= 0;
              c = run->tree.nodes[c].next_sibling)
             t.root_s += run->tree.nodes[c].incl_s;
-        for (int32_t c = run->tree.nodes[0].first_child; c >= 0;
-             c = run->tree.nodes[c].next_sibling)
-            write_node(&t, c);
+        write_tree(&t);
     }
     if (!t.written)
         fputs("<p class=\"note\">No calls recorded.</p>\n", f);
@@ -126,5 +144,6 @@ int sp__report_tree(const sp__report *r, FILE *f)
                 t.skipped, MAX_NODES, MAX_DEPTH);
     fputs("</div></section>\n", f);
     sp_figures_free(fg);
-    return 0;
+    free(t.subtree);
+    return t.oom ? sp__error(SP_ENOMEM, "out of memory writing the call tree") : 0;
 }

@@ -4,6 +4,9 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
+
+#include "sp_display.h"
 
 void sp__html(FILE *f, const char *s)
 {
@@ -35,12 +38,21 @@ void sp__html(FILE *f, const char *s)
         default:
             break;
         }
-        size_t n = sp__utf8_seq(p);
-        /* Control characters (C0, DEL, C1) are not text: U+FFFD instead, so
-         * the file shows nothing a terminal would act on either. */
-        if (n == 0 || (*p < 0x20) || *p == 0x7f || (n == 2 && p[0] == 0xC2 && p[1] < 0xA0)) {
+        uint32_t cp = 0;
+        size_t n = sp_display_utf8_next((const char *)p, &cp);
+        /* Control characters (C0, DEL) and invalid bytes are not text:
+         * U+FFFD instead, so the file shows nothing a terminal would act on
+         * either. C1 controls and bidi controls show as the terminal, the
+         * TUI and the viewer show them, "\u202e": written as &#x202E; (even
+         * inside <bdi>) a name would still be drawn reordered, so the page
+         * would show other text than the name; the escape shows what the
+         * name holds. */
+        if (n == 0 || (*p < 0x20) || *p == 0x7f) {
             fputs("\xef\xbf\xbd", f); /* U+FFFD */
             p += n ? n : 1;
+        } else if (sp_display_cp_escaped(cp)) {
+            fprintf(f, "\\u%04x", (unsigned)cp);
+            p += n;
         } else {
             fwrite(p, 1, n, f);
             p += n;

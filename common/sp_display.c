@@ -48,6 +48,21 @@ static bool escape_cp(uint32_t cp)
            (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+bool sp_display_cp_escaped(uint32_t cp)
+{
+    return escape_cp(cp);
+}
+
+size_t sp_display_utf8_next(const char *s, uint32_t *cp)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    if (!*p)
+        return 0;
+    /* The NUL ends any sequence early: "incomplete" counts as invalid. */
+    int n = utf8_decode(p, strnlen(s, 4), cp);
+    return n > 0 ? (size_t)n : 0;
+}
+
 size_t sp_display_escape_bytes(char *dst, const char *src, size_t len, unsigned flags,
                                size_t *used)
 {

@@ -23,6 +23,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +40,17 @@ extern "C" {
  * SP_DISPLAY_PARTIAL). */
 size_t sp_display_escape_bytes(char *dst, const char *src, size_t len, unsigned flags,
                                size_t *used);
+
+/* The UTF-8 sequence at s (NUL-terminated): its length in bytes (1-4) and
+ * *cp, or 0 when the bytes are not valid UTF-8 (one bad byte). */
+size_t sp_display_utf8_next(const char *s, uint32_t *cp);
+
+/* Whether code point cp (>= U+0080) is one that every surface escapes: a
+ * C1 control or a bidirectional formatting character (U+061C, U+200E/F,
+ * U+202A-E, U+2066-9), which reorders what follows it on a line. Formats
+ * with escapes of their own use theirs (JSON: "\u202e"); the others show
+ * the escaped form above. */
+bool sp_display_cp_escaped(uint32_t cp);
 
 /* Whether s (NUL-terminated, NULL counts as safe) needs no escaping. */
 bool sp_display_is_safe(const char *s);

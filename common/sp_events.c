@@ -71,7 +71,8 @@ int sp_event_source_add_blocks(sp_event_source *src, size_t r, const sp_block *b
         src->blocks[r] = nb;
         src->cap[r] = c;
     }
-    memcpy(src->blocks[r] + src->nblocks[r], b, n * sizeof *b);
+    if (n) /* nothing to add: blocks[r] may still be NULL */
+        memcpy(src->blocks[r] + src->nblocks[r], b, n * sizeof *b);
     src->nblocks[r] = need;
     return 0;
 }

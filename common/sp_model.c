@@ -3,10 +3,12 @@
 #include "sp_model.h"
 #include "sp_mpi_data.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_region_index.h"
 
 static char *dup_str(const char *s)
 {
@@ -82,9 +84,67 @@ sp_run *sp_run_new(void)
     return run;
 }
 
+/* ---- region names by hash ---- */
+
+/* The run's index and what it covers: names[0..covered) of the array
+ * `names` (so an array replaced, or grown by someone else, is noticed),
+ * and how many entries that array has room for (interning doubles it). */
+struct sp_run_names {
+    sp_region_index *ix;
+    char **names;
+    size_t covered, names_cap;
+};
+
+void sp_run_regions_changed(sp_run *run)
+{
+    if (run->region_index) {
+        sp_region_index_free(run->region_index->ix);
+        free(run->region_index);
+        run->region_index = NULL;
+    }
+}
+
+int sp_run_index_regions(sp_run *run, int32_t *dup)
+{
+    sp_run_regions_changed(run);
+    struct sp_run_names *rn = calloc(1, sizeof *rn);
+    if (!rn || !(rn->ix = sp_region_index_new(run->region_names, run->nregions, dup))) {
+        free(rn);
+        return sp__error(SP_ENOMEM, "out of memory indexing %zu region names", run->nregions);
+    }
+    rn->names = run->region_names;
+    rn->covered = rn->names_cap = run->nregions;
+    run->region_index = rn;
+    return 0;
+}
+
+/* The run's index, brought up to date with region_names; NULL on ENOMEM. */
+static struct sp_run_names *fresh_index(sp_run *run)
+{
+    struct sp_run_names *rn = run->region_index;
+    if (rn && (rn->names != run->region_names || rn->covered > run->nregions))
+        sp_run_regions_changed(run), rn = NULL;
+    if (!rn)
+        return sp_run_index_regions(run, NULL) == 0 ? run->region_index : NULL;
+    for (; rn->covered < run->nregions; rn->covered++) { /* appended by someone else */
+        if (sp_region_index_put(rn->ix, run->region_names, (int32_t)rn->covered) == SP_ENOMEM) {
+            sp_run_regions_changed(run);
+            return NULL;
+        }
+    }
+    if (rn->names_cap < rn->covered)
+        rn->names_cap = rn->covered;
+    return rn;
+}
+
 int32_t sp_run_region_id(const sp_run *run, const char *name)
 {
-    for (size_t i = 0; i < run->nregions; i++)
+    /* The index is a cache: building it does not change what the run
+     * holds, so a const run may get one (it was never defined const). */
+    struct sp_run_names *rn = fresh_index((sp_run *)run);
+    if (rn)
+        return sp_region_index_find(rn->ix, run->region_names, name);
+    for (size_t i = 0; i < run->nregions; i++) /* no memory for an index */
         if (strcmp(run->region_names[i], name) == 0)
             return (int32_t)i;
     return -1;
@@ -92,17 +152,58 @@ int32_t sp_run_region_id(const sp_run *run, const char *name)
 
 int32_t sp_run_intern_region(sp_run *run, const char *name)
 {
-    int32_t id = sp_run_region_id(run, name);
+    struct sp_run_names *rn = fresh_index(run);
+    if (!rn)
+        return -1;
+    int32_t id = sp_region_index_find(rn->ix, run->region_names, name);
     if (id >= 0)
         return id;
-    char **names = realloc(run->region_names, (run->nregions + 1) * sizeof *names);
-    if (!names)
+    if (run->nregions >= INT32_MAX)
+        return sp__error(SP_ENOMEM, "too many regions adding '%s'", name), -1;
+    if (run->nregions == rn->names_cap) {
+        size_t cap = rn->names_cap ? 2 * rn->names_cap : 16;
+        char **names = realloc(run->region_names, cap * sizeof *names);
+        if (!names)
+            return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
+        run->region_names = rn->names = names;
+        rn->names_cap = cap;
+    }
+    char *copy = dup_str(name);
+    if (!copy)
         return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
-    run->region_names = names;
-    names[run->nregions] = dup_str(name);
-    if (!names[run->nregions])
-        return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
-    return (int32_t)run->nregions++;
+    id = (int32_t)run->nregions;
+    run->region_names[id] = copy;
+    if (sp_region_index_put(rn->ix, run->region_names, id) == SP_ENOMEM) {
+        free(copy);
+        return -1;
+    }
+    run->nregions++;
+    rn->covered++;
+    return id;
+}
+
+int sp_run_rename_region(sp_run *run, int32_t id, const char *name)
+{
+    if (id < 0 || (size_t)id >= run->nregions)
+        return sp__error(SP_EINVAL, "no region %d to rename", (int)id);
+    struct sp_run_names *rn = fresh_index(run);
+    if (!rn)
+        return SP_ENOMEM;
+    int32_t other = sp_region_index_find(rn->ix, run->region_names, name);
+    if (other == id)
+        return 0;
+    if (other >= 0)
+        return sp__error(SP_EINVAL, "cannot rename region %d: '%s' is region %d", (int)id,
+                         name, (int)other);
+    char *copy = dup_str(name);
+    if (!copy)
+        return sp__error(SP_ENOMEM, "out of memory renaming region '%s'", name);
+    sp_region_index_remove(rn->ix, run->region_names, id);
+    free(run->region_names[id]);
+    run->region_names[id] = copy;
+    if (sp_region_index_put(rn->ix, run->region_names, id) == SP_ENOMEM)
+        sp_run_regions_changed(run); /* rebuilt by the next lookup */
+    return 0;
 }
 
 int sp_run_set_ranks(sp_run *run, size_t nranks)
@@ -244,6 +345,21 @@ void sp_rank_infer_parents(sp_rank_data *rk)
     free(stack);
 }
 
+/* ---- the merged call tree ---- */
+
+size_t *sp_tree_subtree_sizes(const sp_tree *tree)
+{
+    size_t *size = calloc(tree->nnodes ? tree->nnodes : 1, sizeof *size);
+    if (!size)
+        return NULL;
+    for (size_t i = tree->nnodes; i-- > 0;) {
+        size[i] += 1;
+        if (i > 0 && tree->nodes[i].parent >= 0)
+            size[tree->nodes[i].parent] += size[i];
+    }
+    return size;
+}
+
 /* ---- freeing ---- */
 
 static void rank_free(sp_rank_data *rk)
@@ -296,6 +412,7 @@ void sp_run_free(sp_run *run)
     for (size_t i = 0; i < run->nregions; i++)
         free(run->region_names[i]);
     free(run->region_names);
+    sp_run_regions_changed(run);
     sp_kvlist_free(&run->meta);
     free(run->source_path);
     free(run->layout);

@@ -159,6 +159,10 @@ struct sp_run {
 
     size_t nregions;
     char **region_names;     /* UTF-8, unique */
+    /* Name -> id hash index over region_names (sp_model.c), kept by
+     * sp_run_intern_region and sp_run_rename_region, built by the first
+     * sp_run_region_id after names were set directly. NULL until then. */
+    struct sp_run_names *region_index;
 
     size_t nranks;
     sp_rank_data *ranks;     /* ranks[i].rank == i */
@@ -188,11 +192,37 @@ struct sp_run {
 /* A new empty run (no ranks, no regions). NULL on out of memory. */
 sp_run *sp_run_new(void);
 
-/* Intern a region name: returns its id, adding it if new; -1 on ENOMEM. */
+/*
+ * Region names by hash (O(1) per name, whatever the number of regions).
+ * Code that fills or edits run->region_names itself (a reader decoding a
+ * table, a merge) either calls sp_run_regions_changed() afterwards, or
+ * appends only (then the index picks up the new entries by itself);
+ * renaming in place goes through sp_run_rename_region().
+ * Not thread-safe on one run while its index is being (re)built: a reader
+ * that hands a run to other threads calls sp_run_index_regions() first.
+ */
+
+/* Intern a region name: returns its id, adding it (copied) if new; -1 on
+ * ENOMEM (the error is set). */
 int32_t sp_run_intern_region(sp_run *run, const char *name);
 
-/* Region id of name, or -1. */
+/* Region id of name, or -1. Builds or extends the run's index when the
+ * names changed since (so the first call after a read costs O(regions));
+ * out of memory for the index, it scans. */
 int32_t sp_run_region_id(const sp_run *run, const char *name);
+
+/* Replace region id's name by a copy of name, keeping the index. 0,
+ * SP_EINVAL (id out of range, or name held by another region) or SP_ENOMEM. */
+int sp_run_rename_region(sp_run *run, int32_t id, const char *name);
+
+/* (Re)build the run's index from region_names now. *dup (may be NULL)
+ * receives -1, or the first region id whose name repeats an earlier one
+ * (that name then finds the earlier id). 0 or SP_ENOMEM. */
+int sp_run_index_regions(sp_run *run, int32_t *dup);
+
+/* Forget the index after region_names was replaced or edited in place
+ * (the next lookup rebuilds it). */
+void sp_run_regions_changed(sp_run *run);
 
 /* Make room for nranks ranks (zeroed, rank numbers set). 0 or SP_ENOMEM. */
 int sp_run_set_ranks(sp_run *run, size_t nranks);
@@ -212,6 +242,11 @@ int sp_rank_sort_calls(sp_rank_data *rk);
  * to the innermost call of the same thread that contains it in time.
  * Calls must be in model order. */
 void sp_rank_infer_parents(sp_rank_data *rk);
+
+/* The number of nodes in each node's subtree (itself included), nnodes
+ * entries, malloc'ed (the caller frees); NULL on out of memory. One pass, no
+ * recursion: the tree builder creates every node after its parent. */
+size_t *sp_tree_subtree_sizes(const sp_tree *tree);
 
 /* Key/value list: set (copying both; replaces an existing key), get (NULL if
  * absent), free. */

@@ -100,6 +100,12 @@ int sp_h5_isolated_call(const char *path, const sp_h5_isolation *how, sp_h5_chil
  * under sanitizers), for helper programs. */
 void sp_h5_isolated_child_limits(void);
 
+/* In a reading child whose read failed with status: when it ran out of
+ * memory under that limit, sp_last_error() gets the limit and how to raise
+ * it appended (the error is set again with status, or SP_ENOMEM); else
+ * nothing changes. */
+void sp_h5_isolated_explain_oom(int status);
+
 /* Whether SCOPE_PROFILER_READ_ISOLATION allows isolation (anything but "0"). */
 bool sp_h5_isolation_enabled(void);
 /* SCOPE_PROFILER_READ_TIMEOUT when valid, else SP_READ_TIMEOUT_DEFAULT. */

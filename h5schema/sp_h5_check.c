@@ -10,6 +10,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
+#include "sp_region_index.h"
 
 int sp__rank_check_columns(const sp_rank_data *rk, size_t nregions, int code,
                            const char *ctx)
@@ -287,11 +288,9 @@ int sp__h5_check_decoded(const char *file, const sp_run *run)
     char ctx[512];
     if (run->nregions > INT32_MAX)
         return sp__error(SP_EFORMAT, "%s: too many regions", file);
-    sp__name_index ix;
     int32_t dup;
-    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+    if ((rc = sp_region_names_first_duplicate(run->region_names, run->nregions, &dup)) < 0)
         return rc;
-    sp__name_index_free(&ix);
     if (dup >= 0)
         return sp__error(SP_EFORMAT, "%s: region name '%s' appears twice", file,
                          run->region_names[dup]);

@@ -164,27 +164,6 @@ int sp__mpi_data_check(const char *file, const struct sp_mpi_data *d, const sp_r
  * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
 int sp__h5_check_decoded(const char *file, const sp_run *run);
 
-/* ---- region-name index: find/insert in O(1) (sp_h5_names.c) ---- */
-
-typedef struct sp__name_index {
-    size_t cap;      /* slots, power of two */
-    int32_t *slots;  /* region id + 1, 0 = empty */
-    size_t names_cap; /* allocated entries of run->region_names */
-    int32_t dup;      /* first id whose name was already indexed, or -1 */
-} sp__name_index;
-
-/* Index the names already in run (0 or SP_ENOMEM). *dup (may be NULL)
- * receives -1, or the first region id whose name repeats an earlier one. */
-int sp__name_index_init(sp__name_index *ix, const sp_run *run, int32_t *dup);
-void sp__name_index_free(sp__name_index *ix);
-
-/* Region id of name in run, or -1. */
-int32_t sp__name_index_find(const sp__name_index *ix, const sp_run *run,
-                            const char *name);
-
-/* Region id of name, appended to run->region_names if new; -1 on ENOMEM. */
-int32_t sp__name_index_intern(sp__name_index *ix, sp_run *run, const char *name);
-
 /* ---- the read budget (sp_h5_read_budget.c) ----
  *
  * A read trusts nothing the file claims. sp_h5_read() opens a budget for the
@@ -245,6 +224,21 @@ void sp__h5_size_str(uint64_t bytes, char *buf, size_t len);
  */
 int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64_t n,
                          size_t elem_size);
+
+/* A chunked dataset may be stored in at most SP__H5_MAX_CHUNKS chunks, or
+ * in more only when its chunks hold SP__H5_MIN_CHUNK_ELEMENTS elements or
+ * more on average: libhdf5 keeps per-chunk state while it reads, so a
+ * 200 MB file of 2^20 one-element compressed chunks took 102 s and 6.9 GB
+ * inside libhdf5, before any check of ours could count the memory. Our
+ * writers use chunks of 256 elements or more; h5py's automatic chunks hold
+ * hundreds. */
+#define SP__H5_MAX_CHUNKS 65536
+#define SP__H5_MIN_CHUNK_ELEMENTS 64
+
+/* Refuse dset (an open dataset of n elements; sp_h5_read_columns.c) when its chunk layout splits
+ * it into more chunks than the limit above, counted from its extent and
+ * chunk dimensions before anything is read. 0 or SP_EFORMAT. */
+int sp__h5_chunks_check(const char *file, hid_t dset, const char *where, uint64_t n);
 
 /* ---- reading helpers (sp_h5_read_columns.c, sp_h5_read_strings.c,
  * sp_h5_read_meta.c, sp_h5_visited.c); all return 0 or an SP_E* code

@@ -141,6 +141,48 @@ int sp__h5_dataset_check(const char *file, hid_t dset, const char *where, uint64
     }
     H5Pclose(dcpl);
     H5Eclear2(H5E_DEFAULT);
+    return rc ? rc : sp__h5_chunks_check(file, dset, where, n);
+}
+
+int sp__h5_chunks_check(const char *file, hid_t dset, const char *where, uint64_t n)
+{
+    hid_t dcpl = H5Dget_create_plist(dset), space = H5Dget_space(dset);
+    int rc = 0;
+    if (dcpl < 0 || space < 0) {
+        rc = sp__h5_error(SP_EFORMAT, "%s: cannot inspect %s", file, where);
+        goto done;
+    }
+    if (H5Pget_layout(dcpl) != H5D_CHUNKED)
+        goto done;
+    hsize_t dims[H5S_MAX_RANK], chunk[H5S_MAX_RANK];
+    int nd = H5Sget_simple_extent_dims(space, dims, NULL);
+    if (nd < 0 || H5Pget_chunk(dcpl, nd, chunk) != nd) {
+        rc = sp__h5_error(SP_EFORMAT, "%s: cannot inspect the chunks of %s", file, where);
+        goto done;
+    }
+    uint64_t chunks = 1;
+    for (int d = 0; d < nd && chunks; d++) {
+        if (chunk[d] == 0) {
+            rc = sp__error(SP_EFORMAT, "%s: %s has a chunk dimension of 0 (damaged)", file,
+                           where);
+            goto done;
+        }
+        uint64_t k = dims[d] / chunk[d] + (dims[d] % chunk[d] != 0);
+        chunks = k && chunks > UINT64_MAX / k ? UINT64_MAX : chunks * k;
+    }
+    if (chunks > SP__H5_MAX_CHUNKS && chunks > n / SP__H5_MIN_CHUNK_ELEMENTS)
+        rc = sp__error(SP_EFORMAT,
+                       "%s: %s is stored in %" PRIu64 " chunks for %" PRIu64
+                       " elements, over the limit of %d chunks (or one per %d elements): "
+                       "libhdf5 would need minutes and gigabytes to read it; a damaged or "
+                       "crafted file",
+                       file, where, chunks, n, SP__H5_MAX_CHUNKS, SP__H5_MIN_CHUNK_ELEMENTS);
+done:
+    if (space >= 0)
+        H5Sclose(space);
+    if (dcpl >= 0)
+        H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
     return rc;
 }
 

@@ -23,6 +23,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -57,26 +58,78 @@ double sp_h5_read_timeout(void)
     return SP_READ_TIMEOUT_DEFAULT;
 }
 
-/* In the child: no allocation beyond the read limit (plus room for the
- * library and HDF5's caches), so a bomb that slips past every check ends in
- * a failed malloc, not in swapping. Not under sanitizers, which reserve
- * terabytes of address space. */
+/*
+ * The memory the reading process may use: the read limit (what our reader
+ * charges before it allocates), a quarter more for what it does not charge
+ * (sorting, HDF5's caches and per-chunk state), and 256 MiB for the
+ * libraries (the reader needs under 64 MiB of address space for a small
+ * run). libhdf5 allocates on its own, uncounted by the read budget: a file
+ * that slipped past every check (sp__h5_chunks_check) then ends in a failed
+ * allocation and an error naming this cap, not in gigabytes of swapping.
+ * 0: no cap (read limit "unlimited"; sanitizer builds, whose shadow memory
+ * is terabytes of address space: RLIMIT_DATA counts it too).
+ */
+static uint64_t memory_cap(void)
+{
+#ifdef SP_UNDER_SANITIZER
+    return 0;
+#else
+    uint64_t lim = sp_h5_read_limit();
+    if (lim >= UINT64_MAX / 4)
+        return 0;
+    return lim + lim / 4 + ((uint64_t)256 << 20);
+#endif
+}
+
 static void limit_memory(void)
 {
-#ifndef SP_UNDER_SANITIZER
-    uint64_t lim = sp_h5_read_limit();
-    if (lim < UINT64_MAX / 4) {
-        uint64_t as = 2 * lim + ((uint64_t)2 << 30);
-        struct rlimit rl = {(rlim_t)as, (rlim_t)as};
-        setrlimit(RLIMIT_AS, &rl);
-    }
-#endif
+    uint64_t cap = memory_cap();
+    if (!cap)
+        return;
+    struct rlimit rl = {(rlim_t)cap, (rlim_t)cap};
+    setrlimit(RLIMIT_AS, &rl);
+}
+
+/* "(the reading process may use at most 5.2 GiB ...)" for a read that ran
+ * out of memory under the cap. */
+static void cap_note(uint64_t cap, char *buf, size_t n)
+{
+    char cap_s[32], lim_s[32];
+    sp__h5_size_str(cap, cap_s, sizeof cap_s);
+    sp__h5_size_str(sp_h5_read_limit(), lim_s, sizeof lim_s);
+    snprintf(buf, n,
+             " (the reading process may use at most %s of memory: the read limit of %s, a "
+             "quarter more and 256 MiB for the libraries; raise it with %s=SIZE, or "
+             "scope-profiler --read-limit SIZE)",
+             cap_s, lim_s, SP_READ_LIMIT_ENV);
+}
+
+/* Whether a failed read's message says memory ran out (ours: SP_ENOMEM;
+ * libhdf5's: "Resource unavailable", "memory allocation failed"). */
+static bool out_of_memory(int status, const char *msg)
+{
+    return status == SP_ENOMEM || strstr(msg, "Resource unavailable") ||
+           strstr(msg, "alloc") || strstr(msg, "out of memory");
+}
+
+void sp_h5_isolated_explain_oom(int status)
+{
+    uint64_t cap = memory_cap();
+    const char *err = sp_last_error();
+    if (!cap || !out_of_memory(status, err) || strstr(err, SP_READ_LIMIT_ENV))
+        return;
+    char msg[1024], note[320];
+    snprintf(msg, sizeof msg, "%s", err);
+    cap_note(cap, note, sizeof note);
+    sp__error(status ? status : SP_ENOMEM, "%s%s", msg, note);
 }
 
 static int child_read(const char *path, int fd)
 {
     int status = 0;
     sp_run *run = sp_h5_read(path, &status);
+    if (!run)
+        sp_h5_isolated_explain_oom(status);
     int rc = sp__h5_wire_write(fd, run, run ? 0 : (status ? status : SP_EIO),
                                run ? NULL : sp_last_error());
     sp_run_free(run);
@@ -171,9 +224,16 @@ int sp_h5_isolated_call(const char *path, const sp_h5_isolation *how, sp_h5_chil
     close(pfd[0]);
     pfd[0] = -1;
     int ws = 0;
-    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+    struct rusage ru = {0};
+    while (wait4(pid, &ws, 0, &ru) < 0 && errno == EINTR)
         ;
     int sig = WIFSIGNALED(ws) ? WTERMSIG(ws) : 0;
+    /* A child that died near its memory cap (libhdf5 does not always check
+     * a failed allocation) ran out of memory more likely than it crashed. */
+    uint64_t cap = memory_cap();
+    char note[320] = "";
+    if (cap && (uint64_t)ru.ru_maxrss * 1024 >= cap / 2)
+        cap_note(cap, note, sizeof note);
     if (timed_out && strstr(sp_last_error(), "was cancelled")) {
         /* the message stands */
     } else if (timed_out) {
@@ -182,13 +242,13 @@ int sp_h5_isolated_call(const char *path, const sp_h5_isolation *how, sp_h5_chil
                        "damaged or very large (%s=SECONDS allows longer)",
                        path, timeout, SP_READ_TIMEOUT_ENV);
     } else if (rc != 0 && sig == SIGKILL) {
-        rc = sp__error(SP_ENOMEM, "'%s': the reading process was killed (out of memory?)",
-                       path);
+        rc = sp__error(SP_ENOMEM, "'%s': the reading process was killed (out of memory?)%s",
+                       path, note);
     } else if (rc != 0 && sig != 0 && sig != SIGPIPE) {
         /* Died before it could send the run or its error: HDF5 itself. */
         rc = sp__error(SP_EFORMAT,
-                       "'%s' is a damaged HDF5 file: reading it crashed the HDF5 library (%s)",
-                       path, signal_text(sig));
+                       "'%s' is a damaged HDF5 file: reading it crashed the HDF5 library (%s)%s",
+                       path, signal_text(sig), note);
     }
 out:
     if (pfd[0] >= 0)

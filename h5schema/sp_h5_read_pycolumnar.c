@@ -106,11 +106,9 @@ static int read_names(const char *file, hid_t fid, sp_run *run)
     if (run->nregions > INT32_MAX)
         return sp__error(SP_EFORMAT, "%s: /%s has too many rows", file,
                          SP_NAME(PY_REGION_NAMES));
-    sp__name_index ix;
     int32_t dup;
-    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+    if ((rc = sp_run_index_regions(run, &dup)) < 0)
         return rc;
-    sp__name_index_free(&ix);
     if (dup >= 0)
         return sp__error(SP_EFORMAT, "%s: /%s: name '%s' appears twice", file,
                          SP_NAME(PY_REGION_NAMES), run->region_names[dup]);

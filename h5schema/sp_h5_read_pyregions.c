@@ -26,7 +26,6 @@
 typedef struct walk {
     const char *file;
     sp_run *run;
-    sp__name_index *ix;
     sp_rank_data *rk;
     sp__h5_visited *visited; /* groups entered: a second visit is a cycle */
     size_t cap; /* allocated calls in rk's columns */
@@ -80,7 +79,7 @@ static int add_region(walk *w, hid_t g)
                        ns, SP_NAME(PY_END_TIMES), ne);
         goto done;
     }
-    int32_t id = sp__name_index_intern(w->ix, w->run, w->name);
+    int32_t id = sp_run_intern_region(w->run, w->name);
     if (id < 0) {
         rc = SP_ENOMEM;
         goto done;
@@ -151,7 +150,7 @@ static herr_t region_cb(hid_t loc, const char *name, const H5L_info_t *info, voi
     return w->rc < 0 ? -1 : 0;
 }
 
-static int read_rank(const char *file, hid_t fid, sp_run *run, sp__name_index *ix,
+static int read_rank(const char *file, hid_t fid, sp_run *run,
                      sp__h5_visited *visited, size_t r)
 {
     int rc = 0;
@@ -185,7 +184,7 @@ static int read_rank(const char *file, hid_t fid, sp_run *run, sp__name_index *i
             rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
             goto done;
         }
-        *w = (walk){.file = file, .run = run, .ix = ix, .rk = rk, .visited = visited};
+        *w = (walk){.file = file, .run = run, .rk = rk, .visited = visited};
         if (H5Literate(regions, H5_INDEX_NAME, H5_ITER_INC, NULL, region_cb, w) < 0 &&
             w->rc == 0)
             w->rc = sp__h5_error(SP_EFORMAT, "%s: cannot list /%s/%s", file, name,
@@ -274,13 +273,9 @@ int sp__h5_read_py_regions(const char *file, hid_t fid, sp_run *run)
     if ((rc = sp__read_charge_n("its ranks", scan.nranks, sizeof(sp_rank_data))) < 0 ||
         (rc = sp_run_set_ranks(run, scan.nranks)) < 0)
         return rc;
-    sp__name_index ix;
-    if ((rc = sp__name_index_init(&ix, run, NULL)) < 0)
-        return rc;
     sp__h5_visited visited = {0};
     for (size_t r = 0; r < scan.nranks && rc == 0; r++)
-        rc = read_rank(file, fid, run, &ix, &visited, r);
+        rc = read_rank(file, fid, run, &visited, r);
     sp__h5_visited_free(&visited);
-    sp__name_index_free(&ix);
     return rc;
 }

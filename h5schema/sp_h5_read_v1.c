@@ -38,11 +38,9 @@ static int read_region_names(const char *file, hid_t fid, sp_run *run)
     if (n > INT32_MAX)
         return sp__error(SP_EFORMAT, "%s: /%s has too many rows (%zu)", file,
                          SP_NAME(REGION_NAMES), n);
-    sp__name_index ix;
     int32_t dup;
-    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+    if ((rc = sp_run_index_regions(run, &dup)) < 0)
         return rc;
-    sp__name_index_free(&ix);
     if (dup >= 0)
         return sp__error(SP_EFORMAT, "%s: /%s: name '%s' appears twice (row %" PRId32 ")",
                          file, SP_NAME(REGION_NAMES), names[dup], dup);

@@ -104,7 +104,7 @@ int sp_v2_read_begin(sp_v2_read *st, const char *file, hid_t fid, sp_run *run)
     if ((rc = sp__h5_open_group(file, fid, SP_NAME(METADATA), &meta)) ||
         (rc = sp__h5_read_meta(file, meta, &run->meta)))
         goto done;
-    if (sp_run_set_ranks(run, nranks) != 0 || sp__name_index_init(&st->names, run, NULL) != 0 ||
+    if (sp_run_set_ranks(run, nranks) != 0 ||
         !(st->dropped_len = calloc(nranks ? nranks : 1, sizeof *st->dropped_len)))
         rc = sp__error(SP_ENOMEM, "%s: out of memory", file);
 done:
@@ -128,7 +128,6 @@ int sp_v2_read_end(sp_v2_read *st)
 
 void sp_v2_read_free(sp_v2_read *st)
 {
-    sp__name_index_free(&st->names);
     free(st->dropped_len);
     st->dropped_len = NULL;
 }

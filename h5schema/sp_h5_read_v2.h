@@ -37,7 +37,6 @@ int sp_v2c_names(const char *file, hid_t loc, size_t max_rows, size_t *n, char *
 typedef struct sp_v2_read {
     const char *file;
     sp_run *run;
-    sp__name_index names;
     bool complete;          /* the file's `complete` attribute */
     uint64_t open_calls;    /* calls a killed run left open (all ranks) */
     uint64_t torn_blocks;   /* blocks after a torn write, dropped (all ranks) */

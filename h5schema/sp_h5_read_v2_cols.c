@@ -88,6 +88,7 @@ int sp_v2c_open(const char *file, hid_t loc, const char *name, bool optional, sp
                        file, c->where, (unsigned long long)c->n, (unsigned long long)stored);
         goto done;
     }
+    rc = sp__h5_chunks_check(file, c->dset, c->where, c->n);
 done:
     H5Eclear2(H5E_DEFAULT);
     if (type >= 0)

@@ -120,7 +120,7 @@ static int read_regions(rank_read *rr)
     rr->nlocal = n;
     for (size_t i = 0; i < n; i++) {
         /* Two rows with one name (crafted files): one region. */
-        if ((rr->map[i] = sp__name_index_intern(&rr->st->names, rr->st->run, names[i])) < 0) {
+        if ((rr->map[i] = sp_run_intern_region(rr->st->run, names[i])) < 0) {
             rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
             goto done;
         }

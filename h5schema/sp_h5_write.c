@@ -17,6 +17,7 @@
 
 #include "sp_error.h"
 #include "sp_h5_internal.h"
+#include "sp_region_index.h"
 #include "sp_h5_v2_io.h"
 
 /* Chunk numeric columns from 4M elements (32 MiB of int64) in chunks of about
@@ -106,11 +107,9 @@ static int check_run(const sp_run *run, const char *path)
     for (size_t i = 0; i < run->nregions; i++)
         if ((rc = check_text(run->region_names[i], path, "region name", i)) < 0)
             return rc;
-    sp__name_index ix;
     int32_t dup;
-    if ((rc = sp__name_index_init(&ix, run, &dup)) < 0)
+    if ((rc = sp_region_names_first_duplicate(run->region_names, run->nregions, &dup)) < 0)
         return rc;
-    sp__name_index_free(&ix);
     if (dup >= 0)
         return sp__error(SP_EINVAL, "cannot write '%s': region name '%s' appears twice",
                          path, run->region_names[dup]);

@@ -126,7 +126,10 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     y += sp__legend(&c, items, 5, w - pad, y, w - 2 * pad, true) + 6 * c.s;
 
     /* Columns: name | base -> candidate per rank | forest | change text. */
-    double name_w = 0, times_w = sp__text_width(&c, SP__FONT_SMALL, "per rank");
+    /* The times column is as wide as its heading too (it was cut to "time
+     * per rank: typical or…" when every time was short). */
+    static const char times_head[] = "time per rank: typical or total";
+    double name_w = 0, times_w = sp__text_width(&c, SP__FONT_SMALL, times_head);
     char tb[48], tc[48], times[128];
     for (size_t i = 0; i < n; i++) {
         const sp_cmp_entry *e = &cmp->entries[rows ? rows[i] : i];
@@ -189,7 +192,7 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
     cairo_line_to(cr, x0, r.y + r.h);
     cairo_stroke(cr);
     if (times_w > 0)
-        sp__text_draw(&c, SP__FONT_SMALL, "time per rank: typical or total", pad + name_w,
+        sp__text_draw(&c, SP__FONT_SMALL, times_head, pad + name_w,
                       r.y - 2 * c.s, 0, 1, times_w, c.th.muted);
 
     for (size_t i = 0; i < shown; i++) {
@@ -228,19 +231,22 @@ int sp_plot_comparison(cairo_t *cr, double w, double h, const sp_compare *cmp, c
         } else {
             double est = q.change_pct;
             if (q.tested) {
-                double a = sp__axis_map(&ax, fmax(q.lo_pct, lo));
-                double b = sp__axis_map(&ax, fmin(q.hi_pct, hi));
+                /* Both ends clamped to the axis: an interval wholly past
+                 * it (+270000 %..) is a mark at its end, not a line across
+                 * the labels. */
+                double a = sp__axis_map(&ax, fmin(fmax(q.lo_pct, lo), hi));
+                double b = sp__axis_map(&ax, fmax(fmin(q.hi_pct, hi), lo));
                 sp__set_color(cr, col);
                 cairo_set_line_width(cr, (counted ? 2.2 : 1.6) * c.s);
                 cairo_move_to(cr, a, cy);
                 cairo_line_to(cr, b, cy);
                 cairo_stroke(cr);
                 double cap = 0.3 * c.fs;
-                if (q.lo_pct >= lo) {
+                if (q.lo_pct >= lo && q.lo_pct <= hi) {
                     cairo_move_to(cr, a, cy - cap);
                     cairo_line_to(cr, a, cy + cap);
                 }
-                if (q.hi_pct <= hi) {
+                if (q.hi_pct <= hi && q.hi_pct >= lo) {
                     cairo_move_to(cr, b, cy - cap);
                     cairo_line_to(cr, b, cy + cap);
                 }

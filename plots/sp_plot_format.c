@@ -114,6 +114,8 @@ void sp__format_percent(double pct, char *buf, size_t n)
         snprintf(buf, n, pct > 0 ? "new" : "n/a");
     else if (fabs(pct) < 0.05)
         snprintf(buf, n, "0.0%%");
+    else if (pct >= SP__PERCENT_AS_RATIO) /* 10x and more: "×2716", not "+271500%" */
+        snprintf(buf, n, "\xc3\x97%.*f", pct >= 9900 ? 0 : 1, 1 + pct / 100);
     else if (fabs(pct) >= 99.5)
         snprintf(buf, n, "%+.0f%%", pct);
     else

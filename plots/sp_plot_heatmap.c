@@ -19,10 +19,39 @@ static sp_rgba ramp(double f, bool dark)
     return f < 0 ? sp__mix(mid, lo, sqrt(-f)) : sp__mix(mid, hi, sqrt(f));
 }
 
-/* A value relative to its column mean: (v - mean) / mean. */
+/* A value relative to its column mean: (v - mean) / mean, never below -1
+ * (a rank without the region) and without bound above (one rank holding
+ * all of it: N - 1 over N ranks). */
 static double deviation(double v, double mean)
 {
     return mean > 0 ? (v - mean) / mean : 0;
+}
+
+/* x rounded up to a 1-2-5 step (0.1, 0.2, 0.5, 1, 2, ...), so the legend
+ * reads well. */
+static double nice_up(double x)
+{
+    double mag = pow(10, floor(log10(x))), m = 1;
+    while (m * mag < x * (1 - 1e-9))
+        m = m == 1 ? 2 : m == 2 ? 5 : 10;
+    return m * mag;
+}
+
+/* A cell's value as it fits in max_w: "332 ms", else "332ms", else nothing
+ * (a value cut to "332 …" loses its unit; the colour still tells). */
+static bool value_label(sp__canvas *c, double v, sp_rank_metric metric, double max_w, char *buf,
+                        size_t n)
+{
+    if (v > 0)
+        sp__format_metric(v, metric, buf, n);
+    else
+        snprintf(buf, n, "–");
+    if (sp__text_width(c, SP__FONT_SMALL, buf) <= max_w)
+        return true;
+    char *sp = strchr(buf, ' ');
+    if (sp)
+        memmove(sp, sp + 1, strlen(sp));
+    return sp__text_width(c, SP__FONT_SMALL, buf) <= max_w;
 }
 
 static double column_mean(const sp_run *run, const sp_run_region *rr, sp_rank_metric metric)
@@ -99,29 +128,40 @@ int sp_plot_rank_heatmap(cairo_t *cr, double w, double h, const sp_run *run, sp_
         dropped = ncols - maxcols;
         ncols = maxcols;
     }
-    /* Colour range: the largest deviation shown, at least 10%, rounded up
-     * to a 1-2-5 step so the legend reads well. */
-    double maxdev = 0.1;
+    /* Colour range, each side on its own: below the mean down to the
+     * largest shortfall shown (at most -100 %: a rank cannot spend less than
+     * nothing), above it up to the largest excess (+700 % for a region that
+     * only one of 8 ranks runs); at least 10 %, rounded up to a 1-2-5 step.
+     * One scale for both ran to "-500 %" for a quantity bounded by -100 %. */
+    double below = 0.1, above = 0.1;
     for (size_t j = 0; j < ncols; j++) {
         const sp_run_region *rr = &run->regions[cols[j]];
         double mean = column_mean(run, rr, metric);
-        for (size_t i = 0; i < nr && rr->per_rank; i++)
-            maxdev = fmax(maxdev,
-                          fabs(deviation(sp__rank_metric_value(&rr->per_rank[i], metric), mean)));
+        for (size_t i = 0; i < nr && rr->per_rank; i++) {
+            double d = deviation(sp__rank_metric_value(&rr->per_rank[i], metric), mean);
+            below = fmax(below, -d);
+            above = fmax(above, d);
+        }
+    }
+    below = fmin(nice_up(below), 1.0);
+    above = nice_up(above);
+    sp__plot_stats *stats = sp__plot_stats_active();
+    if (stats) {
+        stats->heatmap_below = below;
+        stats->heatmap_above = above;
     }
     {
-        double mag = pow(10, floor(log10(maxdev))), m = 1;
-        while (m * mag < maxdev * (1 - 1e-9))
-            m = m == 1 ? 2 : m == 2 ? 5 : 10;
-        maxdev = m * mag;
-    }
-    {
-        /* Colour bar legend at the top right: "-R%  [ramp]  +R%  vs. mean". */
+        /* Colour bar legend at the top right: "-B%  [ramp]  +A%  vs. mean",
+         * the mean in its middle. */
         char lo_l[32], hi_l[32];
-        snprintf(lo_l, sizeof lo_l, "-%g%%", maxdev * 100);
-        snprintf(hi_l, sizeof hi_l, "+%g%% vs. mean", maxdev * 100);
+        snprintf(lo_l, sizeof lo_l, "-%g%%", below * 100);
+        snprintf(hi_l, sizeof hi_l, "+%g%% vs. mean", above * 100);
         double cbw = fmin(160 * c.s, w * 0.3), cbh = 0.7 * c.fs;
-        double x1 = w - pad - sp__text_width(&c, SP__FONT_SMALL, hi_l) - 6 * c.s, x0 = x1 - cbw;
+        double x1 = w - pad - sp__text_width(&c, SP__FONT_SMALL, hi_l) - 6 * c.s;
+        /* a narrow chart narrows the bar, never pushes "-100%" off the left */
+        cbw = fmax(12 * c.s,
+                   fmin(cbw, x1 - pad - 12 * c.s - sp__text_width(&c, SP__FONT_SMALL, lo_l)));
+        double x0 = x1 - cbw;
         for (int i = 0; i < 64; i++) {
             sp__set_color(cr, ramp(((i + 0.5) / 64.0) * 2 - 1, c.style.dark));
             cairo_rectangle(cr, x0 + cbw * i / 64.0, y + (lh - cbh) / 2, cbw / 64.0 + 0.5, cbh);
@@ -161,29 +201,29 @@ int sp_plot_rank_heatmap(cairo_t *cr, double w, double h, const sp_run *run, sp_
         cairo_rectangle(cr, gx + j * cw + 1, gy - 4 * c.s, cw - 2, 3 * c.s);
         cairo_fill(cr);
         if (vertical)
-            sp__text_draw_vertical(&c, SP__FONT_SMALL, name, cx, gy - 6 * c.s, 0.5, 1, head_h - 8 * c.s,
-                                   c.th.fg);
+            sp__name_draw_vertical(&c, SP__FONT_SMALL, name, cx, gy - 6 * c.s, 0.5, 1,
+                                   head_h - 8 * c.s, c.th.fg);
         else
-            sp__text_draw(&c, SP__FONT_SMALL, name, cx, gy - 6 * c.s, 0.5, 1, cw - 4 * c.s, c.th.fg);
+            sp__name_draw(&c, SP__FONT_SMALL, name, cx, gy - 6 * c.s, 0.5, 1, cw - 4 * c.s, c.th.fg);
         double mean = column_mean(run, rr, metric);
         for (size_t i = 0; i < nr; i++) {
             double v = rr->per_rank ? sp__rank_metric_value(&rr->per_rank[i], metric) : 0;
             double dev = deviation(v, mean);
-            double f = fabs(dev) < 0.02 ? 0 : dev / maxdev; /* within 2%: balanced */
+            double f = fabs(dev) < 0.02 ? 0 : dev / (dev < 0 ? below : above); /* 2%: even */
             sp_rgba cc = ramp(f, c.style.dark);
             double x0 = gx + j * cw, y0 = gy + i * rh;
             sp__set_color(cr, cc);
             cairo_rectangle(cr, x0, y0, cw - (cw > 6 ? 1 : 0), rh - (rh > 6 ? 1 : 0));
             cairo_fill(cr);
-            if (rh >= lh + 2 * c.s && cw >= 3 * c.fs) {
-                char vl[32];
-                if (v > 0)
-                    sp__format_metric(v, metric, vl, sizeof vl);
-                else
-                    snprintf(vl, sizeof vl, "–");
-                sp__text_draw(&c, SP__FONT_SMALL, vl, x0 + cw / 2, y0 + rh / 2, 0.5, 0.5,
-                              cw - 6 * c.s, v > 0 ? sp_plot_text_color_on(cc) : c.th.muted);
-            }
+            char vl[32];
+            if (rh < lh + 2 * c.s)
+                continue; /* rows too thin for text */
+            bool shown = value_label(&c, v, metric, cw - 6 * c.s, vl, sizeof vl);
+            if (shown)
+                sp__text_draw(&c, SP__FONT_SMALL, vl, x0 + cw / 2, y0 + rh / 2, 0.5, 0.5, 0,
+                              sp_plot_text_color_on(cc));
+            if (stats)
+                *(shown ? &stats->heatmap_values_shown : &stats->heatmap_values_hidden) += 1;
         }
     }
     /* Rank labels, thinned to what fits. */

@@ -101,6 +101,13 @@ void sp__text_draw_vertical(sp__canvas *c, sp__font f, const char *text,
                             double x, double y, double ax, double ay,
                             double max_h, sp_rgba col);
 
+/* The same for a region name: one too wide loses its middle, not its end
+ * ("Domain::kern…CalcForces"), so names that share a prefix stay apart. */
+double sp__name_draw(sp__canvas *c, sp__font f, const char *name, double x, double y,
+                     double ax, double ay, double max_w, sp_rgba col);
+void sp__name_draw_vertical(sp__canvas *c, sp__font f, const char *name, double x,
+                            double y, double ax, double ay, double max_h, sp_rgba col);
+
 /* ---- formatting (sp_plot_format.c) ---- */
 
 /* Unit for time values up to max_abs_s: "ns", "µs", "ms" or "s" and its size
@@ -113,7 +120,10 @@ void sp__format_time_tick(double v_s, double step_s, double unit_s,
 /* A plain number with SI suffix for large values ("1.5k", "2M") and the
  * decimals the step needs (step <= 0: 3 significant digits). */
 void sp__format_number(double v, double step, char *buf, size_t n);
-/* A percentage change "+12.3%" / "-4.0%" / "0.0%". */
+/* A percentage change "+12.3%" / "-4.0%" / "0.0%"; from +900 % (10 times
+ * as long) a ratio, "×10.0" / "×2716", which stays short ("+27157211%"
+ * ran off the compare chart). */
+#define SP__PERCENT_AS_RATIO 900.0
 void sp__format_percent(double pct, char *buf, size_t n);
 
 /* ---- ticks and axes (sp_plot_axes.c) ---- */
@@ -296,6 +306,11 @@ typedef struct sp__plot_stats {
     size_t legend_ellipsized; /* legend labels shortened with an ellipsis */
     size_t series_built;      /* region series built (cache misses) */
     size_t series_reused;     /* region series taken from the cache */
+    double heatmap_below;     /* heat map colour scale: -below .. +above vs. the mean */
+    double heatmap_above;
+    size_t heatmap_values_shown;  /* cell values drawn (whole: never cut) */
+    size_t heatmap_values_hidden; /* cell values left out: not even "332ms" fitted */
+    size_t text_ellipsized;       /* any text drawn cut with an ellipsis */
 } sp__plot_stats;
 
 /* While set, draws on the calling thread add to *st (NULL stops). */

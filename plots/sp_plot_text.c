@@ -68,9 +68,11 @@ double sp__text_width(sp__canvas *c, sp__font f, const char *text)
     return w;
 }
 
-/* Fit the layout to max_w (ellipsizing); returns false when even a stub with
- * an ellipsis would not fit, so the caller draws nothing. */
-static bool fit(sp__canvas *c, double max_w, double *tw, double *th)
+/* Fit the layout to max_w (ellipsizing at the end, or in the middle for
+ * names); returns false when even a stub with an ellipsis would not fit, so
+ * the caller draws nothing. */
+static bool fit_mode(sp__canvas *c, double max_w, PangoEllipsizeMode mode, double *tw,
+                     double *th)
 {
     int pw, ph;
     pango_layout_get_size(c->layout, &pw, &ph);
@@ -83,20 +85,23 @@ static bool fit(sp__canvas *c, double max_w, double *tw, double *th)
     if (max_w < 1.6 * c->fs * (c->cur_font == SP__FONT_SMALL ? 0.9 : 1.0))
         return false;
     pango_layout_set_width(c->layout, (int)(max_w * PANGO_SCALE));
-    pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_END);
+    pango_layout_set_ellipsize(c->layout, mode);
+    sp__plot_stats *stats = sp__plot_stats_active();
+    if (stats)
+        stats->text_ellipsized++;
     pango_layout_get_size(c->layout, &pw, &ph);
     *tw = (double)pw / PANGO_SCALE;
     return true;
 }
 
-double sp__text_draw(sp__canvas *c, sp__font f, const char *text, double x, double y,
-                     double ax, double ay, double max_w, sp_rgba col)
+static double draw_mode(sp__canvas *c, sp__font f, const char *text, double x, double y,
+                        double ax, double ay, double max_w, PangoEllipsizeMode mode, sp_rgba col)
 {
     if (!text || !*text)
         return 0;
     set_plain(c, f, text);
     double tw, th;
-    if (!fit(c, max_w, &tw, &th))
+    if (!fit_mode(c, max_w, mode, &tw, &th))
         return 0;
     cairo_t *cr = c->cr;
     sp__set_color(cr, col);
@@ -106,14 +111,27 @@ double sp__text_draw(sp__canvas *c, sp__font f, const char *text, double x, doub
     return tw;
 }
 
-void sp__text_draw_vertical(sp__canvas *c, sp__font f, const char *text, double x, double y,
-                            double ax, double ay, double max_h, sp_rgba col)
+double sp__text_draw(sp__canvas *c, sp__font f, const char *text, double x, double y,
+                     double ax, double ay, double max_w, sp_rgba col)
+{
+    return draw_mode(c, f, text, x, y, ax, ay, max_w, PANGO_ELLIPSIZE_END, col);
+}
+
+double sp__name_draw(sp__canvas *c, sp__font f, const char *name, double x, double y,
+                     double ax, double ay, double max_w, sp_rgba col)
+{
+    return draw_mode(c, f, name, x, y, ax, ay, max_w, PANGO_ELLIPSIZE_MIDDLE, col);
+}
+
+static void draw_vertical_mode(sp__canvas *c, sp__font f, const char *text, double x, double y,
+                               double ax, double ay, double max_h, PangoEllipsizeMode mode,
+                               sp_rgba col)
 {
     if (!text || !*text)
         return;
     set_plain(c, f, text);
     double tw, th;
-    if (!fit(c, max_h, &tw, &th))
+    if (!fit_mode(c, max_h, mode, &tw, &th))
         return;
     cairo_t *cr = c->cr;
     cairo_save(cr);
@@ -128,6 +146,18 @@ void sp__text_draw_vertical(sp__canvas *c, sp__font f, const char *text, double 
     cairo_restore(cr);
     pango_cairo_update_layout(cr, c->layout);
     cairo_new_path(cr);
+}
+
+void sp__text_draw_vertical(sp__canvas *c, sp__font f, const char *text, double x, double y,
+                            double ax, double ay, double max_h, sp_rgba col)
+{
+    draw_vertical_mode(c, f, text, x, y, ax, ay, max_h, PANGO_ELLIPSIZE_END, col);
+}
+
+void sp__name_draw_vertical(sp__canvas *c, sp__font f, const char *name, double x, double y,
+                            double ax, double ay, double max_h, sp_rgba col)
+{
+    draw_vertical_mode(c, f, name, x, y, ax, ay, max_h, PANGO_ELLIPSIZE_MIDDLE, col);
 }
 
 void sp__draw_empty_msg(sp__canvas *c, const char *message)

@@ -11,6 +11,8 @@ typedef enum { FIELD_NAME, FIELD_INCL, FIELD_OWN, FIELD_CALLS, FIELD_PERCENT, N_
 
 #define INITIAL_EXPAND_DEPTH 2  /* rows shown expanded after loading, */
 #define EXPAND_ALL_NODES 200    /* unless the whole tree is this small */
+#define EXPAND_MAX_DEPTH 256    /* levels ever expanded (Expand All, selecting a
+                                   node): a 10^6-deep recursion stays usable */
 
 struct _SpCalltreePage {
     GtkWidget parent_instance;
@@ -126,6 +128,7 @@ static GListModel *create_children(gpointer item, gpointer data)
 static void expand_to_depth(SpCalltreePage *self, guint depth, gboolean expand)
 {
     GListModel *rows = G_LIST_MODEL(self->tree);
+    depth = MIN(depth, EXPAND_MAX_DEPTH);
     /* Expanding inserts the children right after the row: the loop visits
      * them too. */
     for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
@@ -180,29 +183,37 @@ static void on_selection_changed(GtkSelectionModel *m, guint pos, guint n, SpCal
     sp_session_set_selected_region(self->session, sp_call_node_get_name(node));
 }
 
-/* Select the visible row of node (expanding its ancestors). */
+/* Select the visible row of node (expanding its ancestors, outermost
+ * first, at most EXPAND_MAX_DEPTH levels: below that, the deepest one
+ * expanded is selected). A row's children follow it in the list, so each
+ * search starts after the row found last (from the top each time, a
+ * 20,000-deep recursion took minutes). */
 static void select_tree_node(SpCalltreePage *self, int node)
 {
     const sp_tree *tree = &sp_run_document_get_run(self->doc)->tree;
-    /* Expand the ancestors, outermost first. */
-    GArray *chain = g_array_new(FALSE, FALSE, sizeof(int));
-    for (int a = tree->nodes[node].parent; a > 0; a = tree->nodes[a].parent)
-        g_array_prepend_val(chain, a);
+    GArray *chain = g_array_new(FALSE, FALSE, sizeof(int)); /* node, then its ancestors */
+    for (int a = node; a > 0; a = tree->nodes[a].parent)
+        g_array_append_val(chain, a);
+    guint skip = chain->len > EXPAND_MAX_DEPTH ? chain->len - EXPAND_MAX_DEPTH : 0;
     GListModel *rows = G_LIST_MODEL(self->selection);
-    guint found = GTK_INVALID_LIST_POSITION;
-    for (guint k = 0; k <= chain->len; k++) {
-        int want = k < chain->len ? g_array_index(chain, int, k) : node;
-        for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
+    guint found = GTK_INVALID_LIST_POSITION, from = 0, n = g_list_model_get_n_items(rows);
+    for (guint k = chain->len; k-- > skip;) {
+        int want = g_array_index(chain, int, k);
+        guint at = GTK_INVALID_LIST_POSITION;
+        for (guint i = from; i < n && at == GTK_INVALID_LIST_POSITION; i++) {
             g_autoptr(GtkTreeListRow) row = g_list_model_get_item(rows, i);
             g_autoptr(SpCallNode) item = gtk_tree_list_row_get_item(row);
             if (sp_call_node_get_index(item) != want)
                 continue;
-            if (k < chain->len)
+            at = i;
+            if (k > skip)
                 gtk_tree_list_row_set_expanded(row, TRUE);
-            else
-                found = i;
-            break;
         }
+        if (at == GTK_INVALID_LIST_POSITION)
+            break;
+        found = at;
+        from = at + 1;
+        n = g_list_model_get_n_items(rows);
     }
     g_array_unref(chain);
     self->syncing = TRUE;
@@ -297,6 +308,11 @@ static void set_session(SpPage *page, SpSession *session)
 }
 
 static SpChart *get_chart(SpPage *page) { return SP_CHART(SP_CALLTREE_PAGE(page)->flame); }
+
+GtkSingleSelection *sp_calltree_page_get_selection(SpCalltreePage *self)
+{
+    return self->selection;
+}
 
 static void page_iface_init(SpPageInterface *iface)
 {

@@ -12,6 +12,9 @@ G_BEGIN_DECLS
 #define SP_TYPE_CALLTREE_PAGE (sp_calltree_page_get_type())
 G_DECLARE_FINAL_TYPE(SpCalltreePage, sp_calltree_page, SP, CALLTREE_PAGE, GtkWidget)
 
+/* The tree's rows (GtkTreeListRow items) with the selected one (borrowed). */
+GtkSingleSelection *sp_calltree_page_get_selection(SpCalltreePage *self);
+
 G_END_DECLS
 
 #endif

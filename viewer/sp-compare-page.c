@@ -40,6 +40,7 @@ struct _SpComparePage {
     SpChart *current_chart;
     SpCompareBox *cmp;     /* the comparison shown (NULL while computing) */
     sp_scaling *scaling;   /* with more than two runs */
+    char *scaling_error;   /* why there is no study of the runs open, or NULL */
     char *summary_text;    /* the tally as plain text (for tests) */
     guint nruns_seen;      /* the session's runs when last shown */
     gpointer runs_seen;
@@ -379,8 +380,11 @@ static void on_diff_done(GObject *source, GAsyncResult *result, gpointer data)
 static int draw_scaling(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
 {
     SpComparePage *self = data;
-    if (!self->scaling)
-        return sp_plot_draw_empty(cr, w, h, st, "Open three or more runs for a scaling study");
+    if (!self->scaling) /* three runs that make no study say why, not "open three" */
+        return sp_plot_draw_empty(cr, w, h, st,
+                                  self->scaling_error ? self->scaling_error
+                                                      : "Open three or more runs for a scaling "
+                                                        "study");
     return sp_plot_scaling(cr, w, h, self->scaling, 8, st);
 }
 
@@ -450,6 +454,7 @@ static void fill_scaling_grid(SpComparePage *self)
 static void update_scaling(SpComparePage *self, SpSession *session)
 {
     g_clear_pointer(&self->scaling, sp_scaling_free);
+    g_clear_pointer(&self->scaling_error, g_free);
     guint n = sp_session_get_n_runs(session);
     gtk_widget_set_visible(self->view_bar, n > 2);
     if (n > 2) {
@@ -472,12 +477,18 @@ static void update_scaling(SpComparePage *self, SpSession *session)
             sp_run_free(owned[i]);
         g_free(owned);
         g_free(runs);
+        if (!self->scaling) {
+            const char *why = sp_last_error();
+            if (g_str_has_prefix(why, "scaling: "))
+                why += strlen("scaling: ");
+            self->scaling_error = g_strdup_printf("No scaling study: %s", why);
+        }
         char stops[512] = "";
         if (self->scaling)
             sp_scaling_stops_text(self->scaling, stops, sizeof stops);
         const sp_scaling *s = self->scaling;
         g_autofree char *text =
-            !s       ? g_strdup_printf("No scaling study: %s", sp_last_error())
+            !s       ? g_strdup(self->scaling_error)
             : *stops ? g_strdup_printf("%s scaling (%s) · %u runs · stop scaling (efficiency < "
                                        "%.2f): %s",
                                        s->weak ? "Weak" : "Strong", s->kind_why, n,
@@ -664,6 +675,7 @@ const sp_compare *sp_compare_page_get_compare(SpComparePage *self)
 }
 
 const sp_scaling *sp_compare_page_get_scaling(SpComparePage *self) { return self->scaling; }
+const char *sp_compare_page_get_scaling_error(SpComparePage *self) { return self->scaling_error; }
 
 void sp_compare_page_show_view(SpComparePage *self, const char *name)
 {
@@ -682,6 +694,7 @@ static void sp_compare_page_dispose(GObject *object)
     g_clear_object(&self->cand);
     g_clear_pointer(&self->needle, g_free);
     g_clear_pointer(&self->cmp, sp_compare_box_unref);
+    g_clear_pointer(&self->scaling_error, g_free);
     g_clear_pointer(&self->scaling, sp_scaling_free);
     g_clear_pointer(&self->summary_text, g_free);
     G_OBJECT_CLASS(sp_compare_page_parent_class)->dispose(object);

@@ -25,6 +25,10 @@ GListModel *sp_compare_page_get_rows(SpComparePage *self);
 const char *sp_compare_page_get_summary(SpComparePage *self);
 const struct sp_compare *sp_compare_page_get_compare(SpComparePage *self);
 const struct sp_scaling *sp_compare_page_get_scaling(SpComparePage *self);
+/* Why the runs open make no scaling study ("No scaling study: runs 2 and 3
+ * both have 8 ranks ..."), shown in place of the chart; NULL when there is
+ * a study, or fewer than three runs. */
+const char *sp_compare_page_get_scaling_error(SpComparePage *self);
 
 /* Show the "comparison" or the "scaling" view. */
 void sp_compare_page_show_view(SpComparePage *self, const char *name);

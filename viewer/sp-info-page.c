@@ -16,11 +16,16 @@ static void page_iface_init(SpPageInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpInfoPage, sp_info_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
 
-/* A file may carry 100,000 metadata entries or ranks, or a value of a
- * megabyte: the page shows the first rows and the start of each value, and
- * says how to see the rest, so it is built in milliseconds whatever the file. */
+/* A file may carry 100,000 metadata entries or ranks, or a value of 16 MB:
+ * the page shows the first rows and the start of each value, and says how
+ * to see the rest, so it is built in milliseconds whatever the file. A
+ * wrapping label's measuring grows faster than its text when the text has
+ * no space to break at (2,000 such characters: 70 s, 400: 2 s), so a value
+ * shows its first VALUE_SHOWN_CHARS characters, the rest behind a copy
+ * button. */
 #define MAX_ROWS 200
-#define MAX_VALUE_CHARS 2000
+#define MAX_VALUE_CHARS 2000 /* per-rank facts, joined */
+#define VALUE_SHOWN_CHARS 240
 
 static void add_heading(SpInfoPage *self, const char *text)
 {
@@ -41,9 +46,37 @@ static GtkWidget *add_list(SpInfoPage *self)
     return list;
 }
 
+static void on_copy_clicked(GtkButton *button, gpointer data)
+{
+    (void)data;
+    const char *full = g_object_get_data(G_OBJECT(button), "sp-full-value");
+    gdk_clipboard_set_text(gtk_widget_get_clipboard(GTK_WIDGET(button)), full ? full : "");
+    gtk_widget_set_tooltip_text(GTK_WIDGET(button), "Copied");
+}
+
+/* A button that puts the whole of a cut value (as shown: escaped) on the
+ * clipboard; `chars` of it, `raw_bytes` in the file. */
+static GtkWidget *copy_button(char *shown_full, glong chars, size_t raw_bytes)
+{
+    GtkWidget *b = gtk_button_new_from_icon_name("edit-copy-symbolic");
+    g_autofree char *size = g_format_size_full(raw_bytes, G_FORMAT_SIZE_IEC_UNITS);
+    g_autofree char *count = sp_format_count((guint64)chars);
+    g_autofree char *tip = g_strdup_printf("Copy the whole value (%s characters, %s)", count,
+                                           size);
+    gtk_widget_set_tooltip_text(b, tip);
+    gtk_widget_set_valign(b, GTK_ALIGN_START);
+    gtk_widget_add_css_class(b, "flat");
+    gtk_accessible_update_property(GTK_ACCESSIBLE(b), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                   "Copy the whole value", -1);
+    g_object_set_data_full(G_OBJECT(b), "sp-full-value", shown_full, g_free);
+    g_signal_connect(b, "clicked", G_CALLBACK(on_copy_clicked), NULL);
+    return b;
+}
+
 /* A key and its value; both may come from the file: escaped
  * (sp-viewer-text.h) before the value is cut, so the cut lands on a
- * character of valid UTF-8. */
+ * character of valid UTF-8. A cut value ends in "… (N characters)" and
+ * gets a copy button for the whole. */
 static void add_row(GtkWidget *list, const char *key, const char *value)
 {
     GtkWidget *box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 24);
@@ -52,9 +85,16 @@ static void add_row(GtkWidget *list, const char *key, const char *value)
     size_t raw_bytes = value ? strlen(value) : 0;
     value = sp_viewer_text(value, &value_owned);
     g_autofree char *cut = NULL;
-    if (value && g_utf8_strlen(value, MAX_VALUE_CHARS * 4 + 4) > MAX_VALUE_CHARS) {
-        char *end = g_utf8_offset_to_pointer(value, MAX_VALUE_CHARS);
-        cut = g_strdup_printf("%.*s… (%zu bytes in all)", (int)(end - value), value, raw_bytes);
+    GtkWidget *copy = NULL;
+    /* Counting stops a little past the cut: a 16 MB value is counted once,
+     * for the button, not here. */
+    if (value && g_utf8_strlen(value, VALUE_SHOWN_CHARS * 4 + 4) > VALUE_SHOWN_CHARS) {
+        glong chars = g_utf8_strlen(value, -1);
+        char *end = g_utf8_offset_to_pointer(value, VALUE_SHOWN_CHARS);
+        g_autofree char *count = sp_format_count((guint64)chars);
+        cut = g_strdup_printf("%.*s… (%s characters)", (int)(end - value), value, count);
+        copy = copy_button(value_owned ? g_steal_pointer(&value_owned) : g_strdup(value), chars,
+                           raw_bytes);
         value = cut;
     }
     GtkWidget *v = gtk_label_new(value && *value ? value : "—");
@@ -69,6 +109,8 @@ static void add_row(GtkWidget *list, const char *key, const char *value)
     gtk_widget_add_css_class(k, "dim-label");
     gtk_box_append(GTK_BOX(box), k);
     gtk_box_append(GTK_BOX(box), v);
+    if (copy)
+        gtk_box_append(GTK_BOX(box), copy);
     gtk_widget_add_css_class(box, "sp-info-row");
     gtk_list_box_append(GTK_LIST_BOX(list), box);
     GtkWidget *row = gtk_widget_get_parent(box);

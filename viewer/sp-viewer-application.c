@@ -177,39 +177,39 @@ static void on_screenshot_done(gboolean ok, gpointer data)
  * --size is the size of the PNG: the window's default size is what the
  * window manager and client-side decorations start from, so the content can
  * come out a few pixels smaller (shadows) or clamped to the screen. After the
- * first frames, resize by the difference and look again (a few times);
- * if it still differs (a screen smaller than --size) say how to fix it, and
- * fail, but still write what there is.
+ * first frames, resize by the difference and look again (a few times).
+ * Every shot goes through this, --follow's too (they came out 1590x990 for
+ * --size 1600x1000). If the size still differs (a screen smaller than
+ * --size) say how to fix it and fail without writing: a PNG of another size
+ * than asked for is not written.
  */
 #define SIZE_ATTEMPTS 4
+
+typedef void (*SizedFn)(SpViewerApplication *self, GtkWidget *win, gboolean exact, gpointer data);
 
 typedef struct {
     SpViewerApplication *self;
     int attempts;
     int want_w, want_h;
+    SizedFn done;
+    gpointer data;
 } SizeFit;
-
-static void shoot_now(SpViewerApplication *self, GtkWidget *win)
-{
-    sp_viewer_screenshot_after_frames(win, self->screenshot_path, on_screenshot_done, self);
-}
 
 static void on_size_settled(GtkWidget *win, gboolean drawn, gpointer data)
 {
     SizeFit *fit = data;
     SpViewerApplication *self = fit->self;
     int w = gtk_widget_get_width(win), h = gtk_widget_get_height(win);
-    if (!drawn || (w == fit->want_w && h == fit->want_h) || ++fit->attempts >= SIZE_ATTEMPTS) {
-        if (drawn && (w != fit->want_w || h != fit->want_h)) {
+    gboolean exact = w == fit->want_w && h == fit->want_h;
+    if (!drawn || exact || ++fit->attempts >= SIZE_ATTEMPTS) {
+        if (drawn && !exact)
             g_printerr("scope-profiler-viewer: the window is %dx%d, not the %dx%d asked for: "
                        "the screen is too small (under xvfb-run, give it a big enough screen: "
-                       "xvfb-run -a -s \"-screen 0 %dx%dx24\" ...)\n",
+                       "xvfb-run -a -s \"-screen 0 %dx%dx24\" ...); no screenshot written\n",
                        w, h, fit->want_w, fit->want_h, fit->want_w + 320, fit->want_h + 200);
-            if (self->exit_status == 0)
-                self->exit_status = 1;
-        }
+        /* Not drawn: the shot itself reports that no frame came. */
+        fit->done(self, win, !drawn || exact, fit->data);
         g_free(fit);
-        shoot_now(self, win);
         return;
     }
     int dw, dh;
@@ -219,17 +219,34 @@ static void on_size_settled(GtkWidget *win, gboolean drawn, gpointer data)
     sp_viewer_after_frames(win, on_size_settled, fit);
 }
 
-static void screenshot_when_sized(SpViewerApplication *self, GtkWidget *win)
+/* Bring win to --size (when given), then call done with whether it is. */
+static void fit_size(SpViewerApplication *self, GtkWidget *win, SizedFn done, gpointer data)
 {
     if (self->width <= 0) {
-        shoot_now(self, win);
+        done(self, win, TRUE, data);
         return;
     }
     SizeFit *fit = g_new0(SizeFit, 1);
-    fit->self = self;
-    fit->want_w = self->width;
-    fit->want_h = self->height;
+    *fit = (SizeFit){self, 0, self->width, self->height, done, data};
     sp_viewer_after_frames(win, on_size_settled, fit);
+}
+
+static void shoot_when_sized(SpViewerApplication *self, GtkWidget *win, gboolean exact,
+                             gpointer data)
+{
+    (void)data;
+    if (!exact) { /* said why; nothing written */
+        if (self->exit_status == 0)
+            self->exit_status = 1;
+        g_application_quit(G_APPLICATION(self));
+        return;
+    }
+    sp_viewer_screenshot_after_frames(win, self->screenshot_path, on_screenshot_done, self);
+}
+
+static void screenshot_when_sized(SpViewerApplication *self, GtkWidget *win)
+{
+    fit_size(self, win, shoot_when_sized, NULL);
 }
 
 static void take_screenshot(SpViewerApplication *self, SpViewerWindow *win, gboolean loaded)
@@ -303,6 +320,20 @@ static void on_follow_shot_done(gboolean ok, gpointer data)
     g_free(fs);
 }
 
+static void follow_shoot_when_sized(SpViewerApplication *self, GtkWidget *win, gboolean exact,
+                                    gpointer data)
+{
+    FollowShot *fs = data;
+    if (!exact) { /* said why; nothing written */
+        self->shot_in_flight = FALSE;
+        self->exit_status = 1;
+        g_free(fs);
+        g_application_quit(G_APPLICATION(self));
+        return;
+    }
+    sp_viewer_screenshot_after_frames(win, fs->path, on_follow_shot_done, fs);
+}
+
 static void on_follow_updated(SpViewerWindow *win, guint64 calls, gboolean complete,
                               SpViewerApplication *self)
 {
@@ -321,7 +352,7 @@ static void on_follow_updated(SpViewerWindow *win, guint64 calls, gboolean compl
     follow_shot_path(self, ++self->shots_taken, fs->path, sizeof fs->path);
     self->shot_calls = calls;
     self->shot_in_flight = TRUE;
-    sp_viewer_screenshot_after_frames(GTK_WIDGET(win), fs->path, on_follow_shot_done, fs);
+    fit_size(self, GTK_WIDGET(win), follow_shoot_when_sized, fs);
 }
 
 static void start_follow(SpViewerApplication *self)

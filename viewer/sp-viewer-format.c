@@ -55,6 +55,8 @@ char *sp_format_percent_change(double f)
     double p = 100.0 * f;
     if (fabs(p) < 0.05)
         return g_strdup("0.0 %");
+    if (p >= 900) /* 10 times as long and more: a ratio stays short */
+        return g_strdup_printf("×%.*f", p >= 9900 ? 0 : 1, 1 + f);
     return g_strdup_printf("%s%.1f %%", p < 0 ? "−" : "+", fabs(p));
 }
 

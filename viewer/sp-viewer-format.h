@@ -14,7 +14,8 @@ char *sp_format_duration(double seconds);
 /* A call count with thin thousands separators: "12 345 678". */
 char *sp_format_count(guint64 n);
 
-/* A signed relative change: "+12.3 %", "−4.0 %" (a real minus sign). */
+/* A signed relative change: "+12.3 %", "−4.0 %" (a real minus sign); from
+ * ten times as long a ratio, "×10.0", "×2716" (stays short). */
 char *sp_format_percent_change(double fraction);
 
 /* A signed duration difference: "+1.20 ms", "−310 µs". */

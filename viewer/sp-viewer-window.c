@@ -97,8 +97,10 @@ static void update_titles(SpViewerWindow *self)
     } else if (cand) {
         /* The names go in the subtitle: its smaller font fits both. */
         title = g_strdup("Comparison");
-        subtitle = g_strdup_printf("%s → %s", sp_run_document_get_display_name(base),
-                                   sp_run_document_get_display_name(cand));
+        subtitle = g_strdup_printf(
+            "%s%s → %s%s", sp_run_document_get_display_name(base),
+            sp_run_is_incomplete(run) ? " (incomplete)" : "", sp_run_document_get_display_name(cand),
+            sp_run_is_incomplete(sp_run_document_get_run(cand)) ? " (incomplete)" : "");
     } else {
         g_autofree char *span = sp_format_duration(
             (double)(sp_run_document_get_t1_ns(base) - sp_run_document_get_t0_ns(base)) * 1e-9);
@@ -116,10 +118,12 @@ static void update_titles(SpViewerWindow *self)
             char text[160];
             snprintf(wait, sizeof wait, " · %s", sp_sched_run_text(run, text, sizeof text));
         }
-        subtitle = g_strdup_printf("wall clock %s · %zu rank%s · %s call%s · %zu region%s%s", span,
-                                   run->nranks, run->nranks == 1 ? "" : "s", calls,
-                                   ncalls == 1 ? "" : "s", run->nregions,
-                                   run->nregions == 1 ? "" : "s", wait);
+        /* A killed run says so first (the banner says what it lost). */
+        subtitle = g_strdup_printf("%swall clock %s · %zu rank%s · %zu region%s · %s call%s%s",
+                                   sp_run_is_incomplete(run) ? "incomplete run · " : "", span,
+                                   run->nranks, run->nranks == 1 ? "" : "s", run->nregions,
+                                   run->nregions == 1 ? "" : "s", calls, ncalls == 1 ? "" : "s",
+                                   wait);
         if (self->follow_status) { /* following: the live state instead */
             g_free(subtitle);
             subtitle = g_strdup(self->follow_status);
@@ -134,7 +138,9 @@ static void update_titles(SpViewerWindow *self)
     const char *path = sp_run_document_get_path(base);
     g_autofree char *path_shown = sp_viewer_text_dup(path ? path : title);
     gtk_widget_set_tooltip_text(self->run_title_box, path_shown);
-    g_autofree char *wm_title = g_strdup_printf("%s — Scope Profiler", cand ? subtitle : title);
+    g_autofree char *wm_title =
+        g_strdup_printf("%s%s — Scope Profiler", cand ? subtitle : title,
+                        !cand && nruns <= 2 && sp_run_is_incomplete(run) ? " (incomplete)" : "");
     gtk_window_set_title(GTK_WINDOW(self), wm_title);
 }
 
@@ -238,6 +244,28 @@ static gboolean pulse(gpointer data)
     return G_SOURCE_CONTINUE;
 }
 
+/* A run from a file that was never finished (killed): a banner says what
+ * it lost (not while following: the header says "in progress" then). */
+static void show_incomplete(SpViewerWindow *self, SpRunDocument *const *docs, guint n)
+{
+    if (sp_viewer_window_is_following(self))
+        return;
+    GString *text = g_string_new(NULL);
+    char lost[1024];
+    for (guint i = 0; i < n; i++) {
+        const sp_run *run = sp_run_document_get_run(docs[i]);
+        if (!sp_run_is_incomplete(run))
+            continue;
+        if (n > 1)
+            g_string_append_printf(text, "%s%s: ", text->len ? "\n" : "",
+                                   sp_run_document_get_display_name(docs[i]));
+        g_string_append(text, sp_run_incomplete_text(run, lost, sizeof lost));
+    }
+    if (text->len)
+        sp_viewer_window_show_banner(self, text->str);
+    g_string_free(text, TRUE);
+}
+
 void sp_viewer_window_show_documents(SpViewerWindow *self, SpRunDocument *const *docs, guint n,
                                      gboolean recent)
 {
@@ -247,6 +275,7 @@ void sp_viewer_window_show_documents(SpViewerWindow *self, SpRunDocument *const 
     sp_session_set_run_list(self->session, docs, n);
     gtk_stack_page_set_visible(self->compare_stack_page, n > 1);
     update_titles(self);
+    show_incomplete(self, docs, n);
     for (guint i = 0; recent && i < n; i++)
         add_recent(self, docs[i]);
     set_state(self, SP_VIEWER_WINDOW_READY);

@@ -426,11 +426,8 @@ int sp__trace_collect(sp_run *run, char *warn, size_t wsize)
         if (sp_run_region_id(run, name) >= 0) /* two functions, one name */
             snprintf(name + strlen(name), sizeof name - strlen(name), " [0x%lx]",
                      (unsigned long)addr);
-        char *copy = strdup(name);
-        if (!copy)
-            goto oom;
-        free(run->region_names[i]);
-        run->region_names[i] = copy;
+        if ((rc = sp_run_rename_region(run, (int32_t)i, name)))
+            goto done;
         ntraced++;
         if ((rc = sp__run_flag_region(run, (int32_t)i, SP_REGION_FLAG_TRACED)))
             goto done;

@@ -147,6 +147,7 @@ static int unpack_table(sp_run *run, const char *buf, size_t len, size_t n)
     free(run->region_names);
     run->region_names = names;
     run->nregions = n;
+    sp_run_regions_changed(run);
     return 0;
 }
 

@@ -238,10 +238,23 @@ static void test_utf8_widths(void)
     char buf[64];
     ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "line\nbreak", 80), 10);
     ASSERT_STREQ(buf, "line?break");
-    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "解く解く", 5), 5); /* 2 + 2 + "…" */
+    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "解く解く", 5), 5); /* 2 + "…" + 2 */
+    ASSERT_STREQ(buf, "解…く");
+    ASSERT_EQ_U(sp__label_copy_end(buf, sizeof buf, "解く解く", 5), 5); /* 2 + 2 + "…" */
     ASSERT_STREQ(buf, "解く…");
     ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "abcdef", 6), 6);
     ASSERT_STREQ(buf, "abcdef");
+    /* Names keep both ends (issue 21: "_weight_functio…" could not be told
+     * from "_weight_function"); the head gets the odd column. */
+    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "networkx._weight_function.<locals>.<lambda>", 21),
+                21);
+    ASSERT_STREQ(buf, "networkx._…>.<lambda>");
+    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "abcdefgh", 7), 7);
+    ASSERT_STREQ(buf, "abc…fgh");
+    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "ab\x1b[2Jcdefgh", 7), 7); /* escapes stay '?' */
+    ASSERT_STREQ(buf, "ab?…fgh");
+    ASSERT_EQ_U(sp__label_copy(buf, sizeof buf, "a\xcc\x81" "bcdefgh", 5), 5); /* combining: 0 */
+    ASSERT_STREQ(buf, "a\xcc\x81" "b…gh");
 }
 
 static void test_utf8_summary_boxes(void)
@@ -367,8 +380,9 @@ static void test_cap_rows_and_long_names(void)
     /* nodes: main + 25 children + 25 grandchildren (merged by name across
      * children: same names under different parents are different paths) */
     ASSERT_CONTAINS(text, "more nodes");
-    ASSERT_CONTAINS(text, "…");
-    ASSERT(!strstr(text, "xxxxxxxxxxxxxxxxxxxx"));
+    /* cut in the middle: both ends kept */
+    ASSERT_CONTAINS(text, "grandchild_00_with_a_name_far_…_any_box_xxxxxxxxxxxxxxxxxxxx");
+    ASSERT(!strstr(text, "too_long_for"));
     ASSERT(count_lines(text) < 3 * SP__SUMMARY_MAX_ROWS + 40);
     char why[512] = "";
     ASSERT_MSG(check_boxes(text, why, sizeof why) == 2, "%s", why);

@@ -111,9 +111,19 @@ def main():
             fail("csv: printed %r" % printed)
         rows = list(csv.DictReader(open(os.path.join(out, "regions.csv"), newline="",
                                         encoding="utf-8")))
-        if {r["region"]: int(r["calls"]) for r in rows} != {csv_text(n): r["calls"]
-                                                            for n, r in regions.items()}:
+        # Calls are per rank; the sum over the ranks says so (calls_sum_ranks).
+        if {r["region"]: int(r["calls_sum_ranks"]) for r in rows} != {
+                csv_text(n): r["calls"] for n, r in regions.items()}:
             fail("csv: regions.csv names or calls differ from the JSON export")
+        nranks = len(truth["ranks"])
+        for r in rows:
+            per = [p["calls"] for p in regions[r["region"]]["per_rank"]] if r["region"] in regions \
+                else None
+            if per and (abs(float(r["calls_per_rank"]) - sum(per) / nranks) > 1e-6 * sum(per)
+                        or int(r["calls_max_rank"]) != max(per)):
+                fail("csv: %s calls_per_rank %s / calls_max_rank %s, want %g / %d"
+                     % (r["region"], r["calls_per_rank"], r["calls_max_rank"], sum(per) / nranks,
+                        max(per)))
         calls = list(csv.DictReader(open(os.path.join(out, "calls.csv"), newline="",
                                          encoding="utf-8")))
         if len(calls) != ncalls or any(int(c["duration_ns"]) != int(c["end_ns"]) - int(c["start_ns"])
@@ -227,6 +237,9 @@ def main():
                                          encoding="utf-8")))
         if flame and any((f["parent"] == "-1") != (f["depth"] == "0") for f in flame):
             fail("plot-data: flame.csv depth 0 is not exactly the top-level paths")
+        if any(r["calls_sum_ranks"] != regions[r["name"]]["calls"] for r in summ["regions"]) or \
+                any("calls" in r for r in summ["regions"]):
+            fail("plot-data: summary.json calls must be per rank or say calls_sum_ranks")
         if any(not re.fullmatch(r"#[0-9a-f]{6}", r["color"]) for r in summ["regions"]):
             fail("plot-data: summary.json regions need a colour #rrggbb")
         hist = list(csv.DictReader(open(os.path.join(out, "histogram.csv"), newline="",

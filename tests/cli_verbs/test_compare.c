@@ -177,6 +177,23 @@ static void test_identical(void)
     sp_run_free(b);
 }
 
+/* From ten times as long, changes read as ratios (the viewer's table and
+ * the compare chart ran "+270865.4 % [+268860.1, ..." off their columns). */
+static void test_change_text_ratio(void)
+{
+    char buf[64];
+    sp_cmp_entry e = {.verdict = SP_CMP_SLOWER, .tested = true, .change_pct = 270865.4,
+                      .change_lo_pct = 268860.1, .change_hi_pct = 273010.2};
+    ASSERT_STREQ(sp_cmp_change_text(&e, buf, sizeof buf), "×2710 [×2690, ×2731]");
+    e = (sp_cmp_entry){.verdict = SP_CMP_SLOWER, .tested = true, .change_pct = 900,
+                       .change_lo_pct = 850, .change_hi_pct = 950};
+    ASSERT_STREQ(sp_cmp_change_text(&e, buf, sizeof buf), "×10.0 [×9.5, ×10.5]");
+    e.change_pct = 899.9;
+    ASSERT_STREQ(sp_cmp_change_text(&e, buf, sizeof buf), "+899.9 % [+850.0, +950.0]");
+    e = (sp_cmp_entry){.verdict = SP_CMP_SAME, .change_pct = 12000};
+    ASSERT_STREQ(sp_cmp_change_text(&e, buf, sizeof buf), "×121");
+}
+
 static void test_new_removed(void)
 {
     sp_run *b = make(1, 1.0, 1.0, 0, false), *c = make(5, 1.0, 1.0, 0, true);
@@ -697,6 +714,7 @@ int main(void)
     RUN(test_outliers_within_noise);
     RUN(test_identical);
     RUN(test_new_removed);
+    RUN(test_change_text_ratio);
     RUN(test_rank_counts);
     RUN(test_thread_counts);
     RUN(test_call_count_change);

@@ -64,11 +64,30 @@ static void test_copy_cuts_between_characters(void)
     free(d);
 }
 
+/* The two helpers JSON and HTML use for their own escapes. */
+static void test_code_points(void)
+{
+    uint32_t cp = 0;
+    ASSERT_EQ_U(sp_display_utf8_next("\xe2\x80\xae" "x", &cp), 3);
+    ASSERT_EQ_U(cp, 0x202E);
+    ASSERT(sp_display_cp_escaped(cp));
+    ASSERT_EQ_U(sp_display_utf8_next("\xd8\x9c", &cp), 2); /* ARABIC LETTER MARK */
+    ASSERT(sp_display_cp_escaped(cp));
+    ASSERT_EQ_U(sp_display_utf8_next("\xc2\x9b", &cp), 2); /* CSI */
+    ASSERT(sp_display_cp_escaped(cp));
+    ASSERT_EQ_U(sp_display_utf8_next("\xc3\xa9", &cp), 2);
+    ASSERT(!sp_display_cp_escaped(cp));
+    ASSERT_EQ_U(sp_display_utf8_next("\xe2\x80", &cp), 0); /* cut short by the NUL */
+    ASSERT_EQ_U(sp_display_utf8_next("\xff", &cp), 0);
+    ASSERT_EQ_U(sp_display_utf8_next("", &cp), 0);
+}
+
 int main(void)
 {
     RUN(test_controls_are_escaped);
     RUN(test_text_is_kept);
     RUN(test_partial_character_waits);
     RUN(test_copy_cuts_between_characters);
+    RUN(test_code_points);
     return sp_test_summary();
 }

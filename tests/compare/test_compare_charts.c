@@ -123,6 +123,54 @@ static void test_comparison_chart(void)
     sp_run_free(c);
 }
 
+/* A region 2700 times slower: its change reads "×2700 slower" in full (the
+ * percentage ran off the chart) and its interval, wholly past the axis,
+ * stays a mark at the axis end (it was drawn across the labels). */
+static void test_comparison_chart_huge_change(void)
+{
+    sp_run *b = make(1, 1.0), *c = make(2, 2700.0);
+    const sp_run *bb = b, *cc = c;
+    sp_compare *cmp = sp_compare_runs(&bb, 1, &cc, 1, NULL);
+    ASSERT(cmp);
+    const sp_cmp_entry *k = NULL;
+    for (size_t i = 0; i < cmp->n; i++)
+        if (strcmp(cmp->entries[i].name, "kernel") == 0)
+            k = &cmp->entries[i];
+    ASSERT(k && k->verdict == SP_CMP_SLOWER && k->change_lo_pct > 300);
+    char pct[48];
+    sp__format_percent(k->change_pct, pct, sizeof pct);
+    ASSERT(strncmp(pct, "×", strlen("×")) == 0);
+    sp__theme th;
+    sp__theme_get(false, &th);
+    img im;
+    img_new(&im, 1000, 420);
+    sp__plot_stats st = {0};
+    sp__plot_stats_capture(&st);
+    ASSERT_EQ_I(sp_plot_comparison(im.cr, 1000, 420, cmp, NULL, 0, "base", "cand", NULL), 0);
+    sp__plot_stats_capture(NULL);
+    ASSERT_EQ_U(st.text_ellipsized, 0);
+    /* Red in the label column is the label's text only: no interval line
+     * runs under it (a line across 160 px would add hundreds of pixels). */
+    cairo_surface_flush(im.s);
+    const unsigned char *px = cairo_image_surface_get_data(im.s);
+    int stride = cairo_image_surface_get_stride(im.s);
+    size_t row_red = 0;
+    for (int y = 0; y < im.h; y++) {
+        size_t n = 0;
+        for (int x = im.w - 120; x < im.w; x++) {
+            uint32_t p = *(const uint32_t *)(const void *)(px + y * stride + 4 * x);
+            int r = (p >> 16) & 255, g = (p >> 8) & 255, bl = p & 255;
+            n += r > 150 && g < 110 && bl < 110;
+        }
+        row_red = n > row_red ? n : row_red;
+    }
+    ASSERT_MSG(row_red < 60, "%zu red pixels in one row of the label column", row_red);
+    img_free(&im, "compare-chart-huge.png");
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
 static sp_run *scaled(size_t nranks)
 {
     sy_calls l = {0};
@@ -164,6 +212,7 @@ static void test_scaling_chart(void)
 int main(void)
 {
     RUN(test_comparison_chart);
+    RUN(test_comparison_chart_huge_change);
     RUN(test_scaling_chart);
     return sp_test_summary();
 }

@@ -24,6 +24,6 @@ done
 "$cli" ranks "$work/halo.h5" > ranks.txt || fail "ranks failed"
 cat ranks.txt
 for r in timestep halo_exchange compute smooth; do
-  grep -Eq "^$r +4/4 +200 " ranks.txt || fail "ranks: $r not on 4/4 ranks with 200 calls"
+  grep -Eq "^$r +4/4 +50 " ranks.txt || fail "ranks: $r not on 4/4 ranks with 50 calls each"
 done
 echo "fortran halo: ok"

@@ -12,9 +12,10 @@ plot, report, tui, line-profile) and the viewer's screenshot mode:
   line-profile may also exit 2 on a readable file without line samples;
 - it ends within LIMIT seconds (a hang is killed and fails);
 - no sanitizer report on stderr;
-- no raw control byte on stdout or stderr (\\n and \\t aside), nor in a
-  written text file (JSON, CSV, HTML, SVG, collapsed stacks; there \\r is
-  allowed too), nor an injected terminal sequence in the TUI's output;
+- no raw control byte or bidi control on stdout or stderr (\\n and \\t
+  aside), nor in a written text file (JSON, CSV, HTML, SVG, collapsed
+  stacks; there \\r is allowed too), nor an injected terminal sequence in
+  the TUI's output;
 - no byte of a file the run does not own: the secret marker, /etc/passwd's
   first line, /etc/shadow's first line, this process's environment marker.
 Prints "hostile: ok" and per-verb times; "FAIL: ..." lines otherwise.
@@ -52,9 +53,12 @@ def forbidden_contents():
 
 
 FORBIDDEN = forbidden_contents()
-# C0 controls but \t \n, DEL, and C1 controls (raw or UTF-8 encoded).
-CTRL_STREAM = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]")
-CTRL_FILE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]")
+# C0 controls but \t \n, DEL, C1 controls (raw or UTF-8 encoded), and the
+# bidi formatting characters U+061C, U+200E/F, U+202A-E, U+2066-9 (UTF-8),
+# which display the rest of a line reordered.
+BIDI = rb"|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]"
+CTRL_STREAM = re.compile(rb"[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]" + BIDI)
+CTRL_FILE = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\xc2[\x80-\x9f]" + BIDI)
 SANITIZER = re.compile(rb"(ERROR: (Address|Leak|Thread)Sanitizer|runtime error:|"
                        rb"SUMMARY: (Address|Undefined)|AddressSanitizer:DEADLYSIGNAL)")
 # What a name may try to make a terminal do (ncurses itself never emits these).

@@ -82,6 +82,8 @@ static void test_missing_ranks_count_zero(void)
     ASSERT_EQ_U(s.nranks, 4);
     ASSERT_EQ_U(s.nhave, 3);
     ASSERT_EQ_U(s.calls, 4);
+    ASSERT_EQ_U(s.calls_min, 0); /* rank 2 */
+    ASSERT_EQ_U(s.calls_max, 2); /* rank 3 */
     ASSERT_NEAR(s.total_s, 0.012, 1e-12);
     ASSERT_NEAR(s.mean_total_s, 0.003, 1e-12); /* 12 ms over all 4 ranks */
     ASSERT_NEAR(s.mean_have_s, 0.004, 1e-12);  /* 12 ms over the 3 that have it */
@@ -174,6 +176,10 @@ static void test_print(void)
     ASSERT_CONTAINS(text, "4.00 (+300%)"); /* b */
     ASSERT_CONTAINS(text, "2.00 (+100%)"); /* a */
     ASSERT_CONTAINS(text, "without it (0 calls, counted as 0 s): 2");
+    /* Calls per rank, never the sum over ranks (4 for a): "0-2". */
+    ASSERT_CONTAINS(text, "calls/rank");
+    const char *a = strstr(text, "\na ");
+    ASSERT(a && strstr(a, " 0-2 ") && strstr(a, " 0-2 ") < strchr(a + 1, '\n'));
     /* Sorted by imbalance: b (4.00) before a (2.00). */
     ASSERT(strstr(text, "\nb ") && strstr(text, "\na ") &&
            strstr(text, "\nb ") < strstr(text, "\na "));

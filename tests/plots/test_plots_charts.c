@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/run_builder.h"
 #include "plot_fixture.h"
+#include "sp_plot_internal.h"
 #include "sp_test.h"
 
 static sp_run *g_run; /* mock solver, 4 ranks, analysed */
@@ -82,6 +84,65 @@ static void test_heatmap(void)
     ASSERT_EQ_I(sp_plot_rank_heatmap(im.cr, 1000, 400, g_run, SP_RANK_CALLS, cols, 2, NULL), 0);
     ASSERT(count_region(&im, "setup") > 20);
     ASSERT_EQ_U(count_region(&im, "assemble_matrix"), 0);
+    fx_image_free(&im);
+}
+
+/* 8 ranks: "even" on every rank, "only_rank0" on rank 0 alone (+700 % there
+ * against the mean over ranks), "not_on_7" on ranks 0-6 (-100 % on rank 7).
+ * The colour scale runs from -100 % (a rank cannot spend less than nothing;
+ * one scale for both sides ran to -1000 %) to +1000 % (700 rounded up to a
+ * 1-2-5 step); every cell value is whole or left out, never "332 …". */
+static void test_heatmap_scale_and_values(void)
+{
+    tb_call c[32];
+    size_t n = 0;
+    for (int r = 0; r < 8; r++) {
+        c[n++] = (tb_call){r, 0, "main", 0, 2000 * MS};
+        c[n++] = (tb_call){r, 0, "even", 0, (300 + 10 * r) * MS};
+        if (r < 7)
+            c[n++] = (tb_call){r, 0, "not_on_7", 400 * MS, 600 * MS};
+        if (r == 0)
+            c[n++] = (tb_call){r, 0, "only_rank0", 700 * MS, 1032 * MS};
+    }
+    sp_run *run = tb_build(c, n, 8, 1);
+    ASSERT(run && sp_run_analyze(run) == 0);
+    fx_image im;
+    fx_image_new(&im, 1280, 600);
+    sp__plot_stats st = {0};
+    sp__plot_stats_capture(&st);
+    ASSERT_EQ_I(sp_plot_rank_heatmap(im.cr, 1280, 600, run, SP_RANK_TOTAL, NULL, 0, NULL), 0);
+    sp__plot_stats_capture(NULL);
+    fx_image_save(&im, "test-heatmap-scale.png");
+    ASSERT_NEAR(st.heatmap_below, 1.0, 1e-12);
+    ASSERT_NEAR(st.heatmap_above, 10.0, 1e-12);
+    ASSERT_EQ_U(st.heatmap_values_shown, 32); /* 8 ranks x 4 regions, all whole */
+    ASSERT_EQ_U(st.heatmap_values_hidden, 0);
+    /* Narrow, with the four columns asked for: values that do not fit are
+     * left out, not cut. */
+    st = (sp__plot_stats){0};
+    sp__plot_stats_capture(&st);
+    fx_image narrow;
+    fx_image_new(&narrow, 200, 400);
+    const int32_t all[4] = {0, 1, 2, 3};
+    ASSERT_EQ_I(sp_plot_rank_heatmap(narrow.cr, 200, 400, run, SP_RANK_TOTAL, all, 4, NULL), 0);
+    sp__plot_stats_capture(NULL);
+    fx_image_save(&narrow, "test-heatmap-narrow.png");
+    fx_image_free(&narrow);
+    ASSERT_MSG(st.heatmap_values_hidden > 0, "%zu shown", st.heatmap_values_shown);
+    /* Within 10 % either way: the scale stays at +-10 %. */
+    sp_run_free(run);
+    n = 0;
+    for (int r = 0; r < 4; r++)
+        c[n++] = (tb_call){r, 0, "main", 0, (100 + r) * MS};
+    run = tb_build(c, n, 4, 1);
+    ASSERT(run && sp_run_analyze(run) == 0);
+    st = (sp__plot_stats){0};
+    sp__plot_stats_capture(&st);
+    ASSERT_EQ_I(sp_plot_rank_heatmap(im.cr, 800, 400, run, SP_RANK_TOTAL, NULL, 0, NULL), 0);
+    sp__plot_stats_capture(NULL);
+    ASSERT_NEAR(st.heatmap_below, 0.1, 1e-12);
+    ASSERT_NEAR(st.heatmap_above, 0.1, 1e-12);
+    sp_run_free(run);
     fx_image_free(&im);
 }
 
@@ -349,6 +410,7 @@ int main(void)
 {
     RUN(test_rank_bars);
     RUN(test_heatmap);
+    RUN(test_heatmap_scale_and_values);
     RUN(test_calltree);
     RUN(test_histogram);
     RUN(test_duration_time);

@@ -88,6 +88,14 @@ static void test_numbers(void)
     ASSERT_STREQ(b, "0.0%");
     sp__format_percent(INFINITY, b, sizeof b);
     ASSERT_STREQ(b, "new");
+    sp__format_percent(899, b, sizeof b);
+    ASSERT_STREQ(b, "+899%");
+    sp__format_percent(900, b, sizeof b);
+    ASSERT_STREQ(b, "×10.0");
+    sp__format_percent(27157211, b, sizeof b); /* ran off the compare chart */
+    ASSERT_STREQ(b, "×271573");
+    sp__format_percent(-99.99, b, sizeof b);
+    ASSERT_STREQ(b, "-100%");
 }
 
 static bool same(sp_rgba a, sp_rgba b)

@@ -2,13 +2,16 @@
 /*
  * test_viewer_widgets.c - widget-level tests of the viewer with GTK's test
  * utilities: loading (good and bad files), selection shared between pages,
- * filtering the regions table, the comparison, timeline zoom and export.
+ * filtering the regions table, the comparison, timeline zoom and export,
+ * long metadata values on the Info page.
  *
  * usage (under xvfb-run): test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 
+#include "sp-call-node.h"
+#include "sp-calltree-page.h"
 #include "sp-chart.h"
 #include "sp-compare-page.h"
 #include "sp-diff-item.h"
@@ -20,6 +23,7 @@
 #include "sp-viewer-application.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-window.h"
+#include "sp_h5.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
 
@@ -79,6 +83,26 @@ static gboolean wait_allocated(GtkWidget *widget)
 static void close_window(SpViewerWindow *win)
 {
     gtk_window_destroy(GTK_WINDOW(win));
+}
+
+/* The first descendant of w (depth first) that is a button carrying a whole
+ * value to copy, or a label whose text contains `needle`. */
+static GtkWidget *find_widget(GtkWidget *w, GType type, const char *needle)
+{
+    GPtrArray *todo = g_ptr_array_new();
+    g_ptr_array_add(todo, w);
+    GtkWidget *found = NULL;
+    while (todo->len && !found) {
+        GtkWidget *x = g_ptr_array_steal_index(todo, todo->len - 1);
+        if (G_TYPE_CHECK_INSTANCE_TYPE(x, type) &&
+            (type != GTK_TYPE_LABEL || strstr(gtk_label_get_text(GTK_LABEL(x)), needle)) &&
+            (type != GTK_TYPE_BUTTON || g_object_get_data(G_OBJECT(x), "sp-full-value")))
+            found = x;
+        for (GtkWidget *c = gtk_widget_get_first_child(x); c; c = gtk_widget_get_next_sibling(c))
+            g_ptr_array_add(todo, c);
+    }
+    g_ptr_array_unref(todo);
+    return found;
 }
 
 static guint find_row(GListModel *rows, const char *name)
@@ -475,6 +499,33 @@ static void test_print_scaling(void)
     close_window(win);
 }
 
+/* Three runs of which two have the same rank count (1, 4, 4 ranks) make no
+ * scaling study: the page says why, and nowhere "open three or more runs"
+ * (it said both). */
+static void test_scaling_refused(void)
+{
+    SpViewerWindow *win = sp_viewer_window_new(NULL);
+    gboolean done = FALSE;
+    gulong id = g_signal_connect(win, "load-finished", G_CALLBACK(on_load_finished), &done);
+    GFile *files[3] = {g_file_new_for_path(SP_TEST_DATA_DIR "/python-0.2.1/py_readme_example.h5"),
+                       g_file_new_for_path(base_path), g_file_new_for_path(cand_path)};
+    sp_viewer_window_open_list(win, files, 3);
+    wait_for(&done, 30000);
+    g_signal_handler_disconnect(win, id);
+    for (int i = 0; i < 3; i++)
+        g_object_unref(files[i]);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    ASSERT_EQ_I(sp_session_get_n_runs(sp_viewer_window_get_session(win)), 3);
+    SpComparePage *page = SP_COMPARE_PAGE(sp_viewer_window_get_page_widget(win, "compare"));
+    ASSERT(sp_compare_page_get_scaling(page) == NULL);
+    const char *why = sp_compare_page_get_scaling_error(page);
+    ASSERT(why != NULL);
+    ASSERT_CONTAINS(why, "No scaling study: runs 2 and 3 both have 4 ranks");
+    ASSERT(find_widget(GTK_WIDGET(page), GTK_TYPE_LABEL, "both have 4 ranks") != NULL);
+    ASSERT(find_widget(GTK_WIDGET(page), GTK_TYPE_LABEL, "three or more") == NULL);
+    close_window(win);
+}
+
 /* Prints the viewer's tally for a pair (BASE CAND) as "viewer summary: ..."
  * so a script can compare it with the CLI's and the report's. */
 static const char *agree_base, *agree_cand;
@@ -570,6 +621,177 @@ static void test_export_chart(void)
     ASSERT(!sp_chart_export(chart, bad, 800, 500, &error));
     ASSERT(error != NULL && error->message[0] != '\0');
     close_window(win);
+}
+
+/* ---- a killed run ---- */
+
+/* The golden run a SIGKILL left (data/golden/v2/killed.h5, with its part):
+ * the header says "incomplete run", the window title too, and a banner says
+ * what was lost. */
+static void test_killed_run_says_incomplete(void)
+{
+    SpViewerWindow *win = open_window(SP_TEST_DATA_DIR "/golden/v2/killed.h5", NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(wait_allocated(GTK_WIDGET(win)));
+    ASSERT_CONTAINS(gtk_window_get_title(GTK_WINDOW(win)), "killed.h5 (incomplete)");
+    GtkWidget *sub = find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "incomplete run · wall clock");
+    ASSERT(sub != NULL);
+    GtkWidget *banner = find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "Incomplete run: recording");
+    ASSERT(banner != NULL);
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(banner)), "rank(s) 1 left no data");
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(banner)), "are not in the file");
+    close_window(win);
+    /* A finished run: nothing of the sort. */
+    win = open_window(base_path, NULL);
+    ASSERT(!strstr(gtk_window_get_title(GTK_WINDOW(win)), "incomplete"));
+    ASSERT(find_widget(GTK_WIDGET(win), GTK_TYPE_LABEL, "ncomplete run") == NULL);
+    close_window(win);
+}
+
+/* ---- the Call tree page: a deep recursion ---- */
+
+/* A run of one 20,000-deep chain of calls: "recurse" everywhere but
+ * "mid" at depth 100 and "leaf" at the bottom. */
+static char *write_deep_run(void)
+{
+    enum { DEPTH = 20001 };
+    sp_run *run = sp_run_new();
+    if (!run || sp_run_set_ranks(run, 1) || sp_rank_alloc_calls(&run->ranks[0], DEPTH))
+        return NULL;
+    sp_rank_data *rk = &run->ranks[0];
+    rk->nthreads = 1;
+    rk->threads = calloc(1, sizeof *rk->threads);
+    rk->threads[0].name = strdup("main");
+    for (int i = 0; i < DEPTH; i++) {
+        const char *name = i == DEPTH - 1 ? "leaf" : i == 99 ? "mid" : "recurse";
+        rk->start_ns[i] = i;
+        rk->end_ns[i] = 2 * DEPTH - i;
+        rk->region[i] = sp_run_intern_region(run, name);
+        rk->thread[i] = 0;
+        rk->parent[i] = i - 1;
+    }
+    char *path = g_build_filename(out_dir, "deep_chain.h5", NULL);
+    g_unlink(path);
+    int rc = sp_h5_write(run, path);
+    sp_run_free(run);
+    if (rc) {
+        g_free(path);
+        return NULL;
+    }
+    return path;
+}
+
+/* The tree depth (top level 1) of the call tree's selected row, or -1. */
+static int selected_depth(SpCalltreePage *page, const char **region)
+{
+    GtkTreeListRow *row = gtk_single_selection_get_selected_item(sp_calltree_page_get_selection(page));
+    if (!row)
+        return -1;
+    g_autoptr(SpCallNode) node = gtk_tree_list_row_get_item(row);
+    *region = sp_call_node_get_name(node);
+    return sp_call_node_get_node(node)->depth;
+}
+
+/* Selecting a region 20,000 levels down (from the timeline or the regions
+ * table) expands the tree at most EXPAND_MAX_DEPTH (256) levels and selects
+ * the deepest row shown; one 100 levels down is selected itself. Searching
+ * the rows from the top for every level took minutes. */
+static void test_calltree_deep_selection(void)
+{
+    g_autofree char *path = write_deep_run();
+    ASSERT(path != NULL);
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(sp_viewer_window_set_page(win, "calltree"));
+    SpCalltreePage *page = SP_CALLTREE_PAGE(sp_viewer_window_get_page_widget(win, "calltree"));
+    SpSession *session = sp_viewer_window_get_session(win);
+    const char *region = NULL;
+    sp_session_set_selected_region(session, "mid");
+    ASSERT_EQ_I(selected_depth(page, &region), 100);
+    ASSERT_STREQ(region, "mid");
+    sp_session_set_selected_region(session, "leaf");
+    ASSERT_EQ_I(selected_depth(page, &region), 256);
+    ASSERT_STREQ(region, "recurse");
+    /* Expand All stops at the same depth. */
+    gtk_widget_activate_action(GTK_WIDGET(page), "calltree.expand-all", NULL);
+    GListModel *rows = G_LIST_MODEL(sp_calltree_page_get_selection(page));
+    ASSERT_EQ_U(g_list_model_get_n_items(rows), 257); /* levels 1..256 and one more row */
+    close_window(win);
+    g_unlink(path);
+}
+
+/* ---- the Info page: long values cut, copied whole ---- */
+
+typedef struct {
+    gboolean done;
+    char *text;
+} ClipRead;
+
+static void on_clipboard_text(GObject *source, GAsyncResult *res, gpointer data)
+{
+    ClipRead *r = data;
+    r->text = gdk_clipboard_read_text_finish(GDK_CLIPBOARD(source), res, NULL);
+    r->done = TRUE;
+}
+
+/* A 1 MiB metadata value (the issue's 16 MB one took the page 58 s): the
+ * row shows its start, "… (N characters)", and a button that puts the
+ * whole value on the clipboard; a value holding an escape is copied as
+ * shown (escaped). */
+static void test_info_long_value(void)
+{
+    sp_run *run = sp_read_h5(base_path);
+    ASSERT(run != NULL);
+    GString *big = g_string_new(NULL);
+    while (big->len < (1u << 20))
+        g_string_append(big, "0123456789abcdef"); /* no space to wrap at */
+    ASSERT_EQ_I(sp_kvlist_set(&run->meta, "long_value", big->str), 0);
+    g_autofree char *esc = g_strnfill(300, 'x');
+    esc[10] = '\x1b';
+    ASSERT_EQ_I(sp_kvlist_set(&run->meta, "long_escaped", esc), 0);
+    g_autofree char *path = g_build_filename(out_dir, "long_value.h5", NULL);
+    g_unlink(path);
+    ASSERT_EQ_I(sp_h5_write(run, path), 0);
+    sp_run_free(run);
+
+    SpViewerWindow *win = open_window(path, NULL);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT(sp_viewer_window_set_page(win, "info"));
+    GtkWidget *page = sp_viewer_window_get_page_widget(win, "info");
+    ASSERT(wait_allocated(page));
+    GtkWidget *label = find_widget(page, GTK_TYPE_LABEL, "… (1\u2009048\u2009576 characters)");
+    ASSERT(label != NULL);
+    ASSERT(strlen(gtk_label_get_text(GTK_LABEL(label))) < 400);
+    GtkWidget *button = gtk_widget_get_next_sibling(label);
+    ASSERT(button && GTK_IS_BUTTON(button));
+    ASSERT_CONTAINS(gtk_widget_get_tooltip_text(button), "1\u2009048\u2009576 characters, 1.0");
+    ASSERT_CONTAINS(gtk_widget_get_tooltip_text(button), "MiB)");
+    g_signal_emit_by_name(button, "clicked");
+    ClipRead r = {0};
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(button), NULL, on_clipboard_text, &r);
+    ASSERT(wait_for(&r.done, 10000));
+    ASSERT(r.text != NULL);
+    ASSERT_EQ_U(strlen(r.text), big->len);
+    ASSERT(strcmp(r.text, big->str) == 0);
+    g_free(r.text);
+
+    label = find_widget(page, GTK_TYPE_LABEL, "\\x1b");
+    ASSERT(label != NULL);
+    ASSERT_CONTAINS(gtk_label_get_text(GTK_LABEL(label)), "… (303 characters)");
+    button = gtk_widget_get_next_sibling(label);
+    ASSERT(button && GTK_IS_BUTTON(button));
+    g_signal_emit_by_name(button, "clicked");
+    r = (ClipRead){0};
+    gdk_clipboard_read_text_async(gtk_widget_get_clipboard(button), NULL, on_clipboard_text, &r);
+    ASSERT(wait_for(&r.done, 10000));
+    ASSERT(r.text != NULL && strlen(r.text) == 303 && strstr(r.text, "\\x1b") == r.text + 10);
+    g_free(r.text);
+    g_string_free(big, TRUE);
+    close_window(win);
+    g_unlink(path);
 }
 
 /* ---- settings ---- */
@@ -734,6 +956,10 @@ int main(int argc, char **argv)
     RUN(test_timeline_zoom_and_pan);
     RUN(test_follow_keeps_view);
     RUN(test_export_chart);
+    RUN(test_info_long_value);
+    RUN(test_calltree_deep_selection);
+    RUN(test_killed_run_says_incomplete);
+    RUN(test_scaling_refused);
     RUN(test_window_size_remembered);
     return sp_test_summary();
 }
