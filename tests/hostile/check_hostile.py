@@ -112,8 +112,11 @@ def run(verb, argv, cwd, stdin=None, extra_files_dir=None):
                                timeout=LIMIT, env=env())
             # xvfb-run -a picks a free display by looking, so two tests that
             # start X at once can pick the same one; the loser's Xvfb fails
-            # to start and xvfb-run says so: that is not the viewer's doing.
-            if b"Xvfb failed to start" not in p.stderr:
+            # to start, or xvfb-run fails to remove its temporary directory
+            # afterwards (exit 5, masking the viewer's status): xvfb-run's
+            # doing, not the viewer's, so that run is repeated.
+            if b"Xvfb failed to start" not in p.stderr and \
+                    b"xvfb-run: error: problem while cleaning up" not in p.stderr:
                 break
             time.sleep(1 + attempt)
     except subprocess.TimeoutExpired as e:
