@@ -194,13 +194,7 @@ static int chart_draw(SpChart *chart, cairo_t *cr, double w, double h, const sp_
         return sp_plot_draw_empty(cr, w, h, st, "No run loaded");
     /* The windows this view needs, asked for before drawing what is there. */
     sp_timeline_loader_update(self->loader, &self->view, w, h, st);
-    /* Message lines in the lanes view only: an overview's rows are a few
-     * pixels (or a sample of the lanes), where lines would only cover them. */
-    sp_timeline_view v = self->view;
-    sp_timeline_geometry g;
-    if (v.narrows && sp_timeline_get_geometry(self->tl, w, h, &v, st, &g) == 0 && g.overview)
-        v.narrows = 0;
-    return sp_timeline_draw(cr, w, h, self->tl, &v, st);
+    return sp_timeline_draw(cr, w, h, self->tl, &self->view, st);
 }
 
 static const char *chart_get_name(SpChart *chart) { return "timeline"; }

@@ -107,7 +107,7 @@ static void on_overview_toggled(GtkToggleButton *button, SpTimelinePage *self)
 }
 
 /* The message lines of the visible window, when the run has messages and
- * the button shows them (the chart leaves them out of the overview). */
+ * the button shows them (the overview draws none: plots/ sp_timeline_draw). */
 static void update_messages(SpTimelinePage *self)
 {
     SpRunDocument *doc = sp_timeline_chart_get_document(self->chart);
