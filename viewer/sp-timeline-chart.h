@@ -87,8 +87,8 @@ const sp_timeline_view *sp_timeline_chart_get_view(SpTimelineChart *self);
 SpTimelineLoader *sp_timeline_chart_get_loader(SpTimelineChart *self);
 
 /* Lines to draw over the lanes (sp_timeline_view.arrows: MPI messages of
- * the visible range). Borrowed until the next call or the next document;
- * NULL, 0 for none. */
+ * the visible range), drawn in the lanes view, not in the overview.
+ * Borrowed until the next call or the next document; NULL, 0 for none. */
 void sp_timeline_chart_set_arrows(SpTimelineChart *self, const sp_timeline_arrow *arrows,
                                   size_t n);
 

@@ -2,6 +2,8 @@
 /* sp-timeline-page.c - the Timeline page. */
 #include "sp-timeline-page.h"
 
+#include "sp-timeline-messages.h"
+#include "sp_waits.h"
 #include "sp-viewer-format.h"
 #include "sp-viewer-text.h"
 
@@ -11,8 +13,11 @@ struct _SpTimelinePage {
     SpTimelineChart *chart;
     GtkScrollbar *hscrollbar, *vscrollbar;
     GtkLabel *window_label, *status_label;
-    GtkToggleButton *overview_button;
+    GtkToggleButton *overview_button, *messages_button;
     gboolean syncing;
+    /* The MPI message lines of the visible window (the chart borrows them). */
+    sp_timeline_arrow *arrows;
+    size_t narrows, nmessages_in_window;
     char *selected_call_text;   /* markup of the last clicked call */
     char *selected_call_region; /* and its region */
 };
@@ -34,7 +39,13 @@ static void update_window_label(SpTimelinePage *self)
     g_autofree char *a = sp_format_duration((double)t0 * 1e-9);
     g_autofree char *b = sp_format_duration((double)t1 * 1e-9);
     g_autofree char *span = sp_format_duration((double)(t1 - t0) * 1e-9);
-    g_autofree char *text = g_strdup_printf("%s – %s  (%s shown)", a, b, span);
+    g_autofree char *msgs = NULL;
+    if (self->nmessages_in_window > self->narrows)
+        msgs = g_strdup_printf("  ·  %zu of %zu messages drawn", self->narrows,
+                               self->nmessages_in_window);
+    else if (self->narrows)
+        msgs = g_strdup_printf("  ·  %zu messages", self->narrows);
+    g_autofree char *text = g_strdup_printf("%s – %s  (%s shown)%s", a, b, span, msgs ? msgs : "");
     gtk_label_set_text(self->window_label, text);
 }
 
@@ -95,8 +106,41 @@ static void on_overview_toggled(GtkToggleButton *button, SpTimelinePage *self)
                                                  : SP_TIMELINE_LANES_DETAIL);
 }
 
+/* The message lines of the visible window, when the run has messages and
+ * the button shows them (the overview draws none: plots/ sp_timeline_draw). */
+static void update_messages(SpTimelinePage *self)
+{
+    SpRunDocument *doc = sp_timeline_chart_get_document(self->chart);
+    const sp_waits *w = doc ? sp_run_document_get_waits(doc) : NULL;
+    gtk_widget_set_visible(GTK_WIDGET(self->messages_button), w && w->nmessages);
+    sp_timeline_arrow *old = self->arrows;
+    self->arrows = NULL;
+    self->narrows = self->nmessages_in_window = 0;
+    if (w && gtk_toggle_button_get_active(self->messages_button)) {
+        gint64 t0, t1;
+        sp_timeline_chart_get_window(self->chart, &t0, &t1);
+        self->narrows =
+            sp_timeline_message_lines(doc, sp_timeline_chart_get_timeline(self->chart), t0, t1,
+                                      &self->arrows, &self->nmessages_in_window);
+    }
+    sp_timeline_chart_set_arrows(self->chart, self->arrows, self->narrows);
+    g_free(old); /* after the chart let go of it */
+}
+
+static void on_messages_toggled(GtkToggleButton *button, SpTimelinePage *self)
+{
+    update_messages(self);
+    update_window_label(self);
+}
+
+void sp_timeline_page_set_show_messages(SpTimelinePage *self, gboolean show)
+{
+    gtk_toggle_button_set_active(self->messages_button, show);
+}
+
 static void on_view_changed(SpTimelineChart *chart, SpTimelinePage *self)
 {
+    update_messages(self);
     update_window_label(self);
     update_overview_button(self);
 }
@@ -165,6 +209,7 @@ static void sp_timeline_page_dispose(GObject *object)
     gtk_widget_dispose_template(GTK_WIDGET(self), SP_TYPE_TIMELINE_PAGE);
     sp_page_unparent_children(GTK_WIDGET(self));
     g_clear_object(&self->session);
+    g_clear_pointer(&self->arrows, g_free); /* the chart went with the template */
     g_clear_pointer(&self->selected_call_text, g_free);
     g_clear_pointer(&self->selected_call_region, g_free);
     G_OBJECT_CLASS(sp_timeline_page_parent_class)->dispose(object);
@@ -182,6 +227,7 @@ static void sp_timeline_page_class_init(SpTimelinePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, window_label);
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, status_label);
     gtk_widget_class_bind_template_child(wc, SpTimelinePage, overview_button);
+    gtk_widget_class_bind_template_child(wc, SpTimelinePage, messages_button);
     gtk_widget_class_set_layout_manager_type(wc, GTK_TYPE_BIN_LAYOUT);
     gtk_widget_class_install_action(wc, "timeline.zoom-in", NULL, action_zoom);
     gtk_widget_class_install_action(wc, "timeline.zoom-out", NULL, action_zoom);
@@ -196,5 +242,6 @@ static void sp_timeline_page_init(SpTimelinePage *self)
     g_signal_connect(self->chart, "call-activated", G_CALLBACK(on_call_activated), self);
     g_signal_connect(self->chart, "view-changed", G_CALLBACK(on_view_changed), self);
     g_signal_connect(self->overview_button, "toggled", G_CALLBACK(on_overview_toggled), self);
+    g_signal_connect(self->messages_button, "toggled", G_CALLBACK(on_messages_toggled), self);
     update_status(self);
 }

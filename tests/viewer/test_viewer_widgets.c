@@ -3,9 +3,11 @@
  * test_viewer_widgets.c - widget-level tests of the viewer with GTK's test
  * utilities: loading (good and bad files), selection shared between pages,
  * filtering the regions table, the comparison, timeline zoom and export,
- * long metadata values on the Info page.
+ * long metadata values on the Info page; with --messages, the timeline's
+ * MPI message lines of a run of examples/late_sender_mpi.c.
  *
  * usage (under xvfb-run): test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR
+ *                         test_viewer_widgets --messages LATE_SENDER.h5 STEPS
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -26,6 +28,7 @@
 #include "sp_h5.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
+#include "sp_waits.h"
 
 static const char *base_path, *cand_path, *out_dir;
 
@@ -901,8 +904,140 @@ static void test_follow_keeps_view(void)
     g_unlink(path);
 }
 
+
+/* ---- MPI messages ---- */
+
+static const char *messages_path;
+static int messages_steps;
+
+/* Lines from `from` to `to` among the chart's. */
+static int count_lines(const sp_timeline_view *v, int from, int to)
+{
+    int n = 0;
+    for (size_t i = 0; i < v->narrows; i++)
+        n += v->arrows[i].from_rank == from && v->arrows[i].to_rank == to;
+    return n;
+}
+
+/* Pixels that differ between the chart drawn with its message lines and
+ * without (the page's button), at the widget's size. */
+static long lines_pixels(SpTimelinePage *page, SpTimelineChart *chart)
+{
+    int w = gtk_widget_get_width(GTK_WIDGET(chart)), h = gtk_widget_get_height(GTK_WIDGET(chart));
+    sp_plot_style st;
+    sp_chart_style_for_widget(GTK_WIDGET(chart), &st);
+    cairo_surface_t *img[2];
+    for (int k = 0; k < 2; k++) {
+        sp_timeline_page_set_show_messages(page, k == 0);
+        img[k] = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w, h);
+        cairo_t *cr = cairo_create(img[k]);
+        int rc = sp_chart_draw(SP_CHART(chart), cr, w, h, &st);
+        cairo_destroy(cr);
+        if (rc != 0)
+            return -1;
+        cairo_surface_flush(img[k]);
+    }
+    sp_timeline_page_set_show_messages(page, TRUE);
+    long n = 0;
+    int stride = cairo_image_surface_get_stride(img[0]);
+    const unsigned char *a = cairo_image_surface_get_data(img[0]);
+    const unsigned char *b = cairo_image_surface_get_data(img[1]);
+    for (int y = 0; y < h; y++)
+        n += memcmp(a + (size_t)y * stride, b + (size_t)y * stride, (size_t)w * 4) != 0;
+    for (int k = 0; k < 2; k++)
+        cairo_surface_destroy(img[k]);
+    return n;
+}
+
+/* The Timeline page of a 4-rank run of late_sender_mpi draws a line per
+ * message the program sent (each step: a ring r -> r+1 and the late rank
+ * 2's message to rank 0), from the sender's lane at the send to the
+ * receiver's at the receive, in the chart's time; the window and the
+ * messages button choose which. */
+static void test_timeline_messages(void)
+{
+    SpViewerWindow *win = open_window(messages_path, NULL);
+    gtk_window_set_default_size(GTK_WINDOW(win), 1280, 900);
+    gtk_window_present(GTK_WINDOW(win));
+    sp_viewer_window_set_page(win, "timeline");
+    SpTimelinePage *page = SP_TIMELINE_PAGE(sp_viewer_window_get_page_widget(win, "timeline"));
+    SpTimelineChart *chart = sp_timeline_page_get_chart(page);
+    ASSERT(wait_allocated(GTK_WIDGET(chart)));
+    ASSERT(wait_windows(chart));
+    const sp_timeline *tl = sp_timeline_chart_get_timeline(chart);
+    ASSERT_EQ_U(sp_timeline_lane_count(tl), 4);
+    const sp_timeline_view *v = sp_timeline_chart_get_view(chart);
+    gint64 dur = sp_timeline_duration_ns(tl);
+
+    /* The whole run: every message the program sent, by pair. */
+    ASSERT_EQ_U(v->narrows, (size_t)(5 * messages_steps));
+    for (int r = 0; r < 4; r++)
+        ASSERT_EQ_I(count_lines(v, r, (r + 1) % 4), messages_steps);
+    ASSERT_EQ_I(count_lines(v, 2, 0), messages_steps);
+    const sp_waits *w = sp_run_document_get_waits(sp_timeline_chart_get_document(chart));
+    ASSERT(w);
+    int64_t origin = sp_timeline_origin_ns(tl);
+    for (size_t i = 0; i < v->narrows; i++) {
+        const sp_timeline_arrow *a = &v->arrows[i];
+        ASSERT(sp_timeline_find_lane(tl, a->from_rank, a->from_thread) >= 0);
+        ASSERT(sp_timeline_find_lane(tl, a->to_rank, a->to_thread) >= 0);
+        /* The analysis' message, moved to the chart's time (by send time). */
+        ASSERT_EQ_I(a->from_rank, w->messages[i].src);
+        ASSERT_EQ_I(a->from_ns, w->messages[i].send_ns - origin);
+        ASSERT_EQ_I(a->to_ns, w->messages[i].recv_ns - origin);
+        /* Inside the run; a receive may seem to end before its send began
+         * by as much as the two ranks' clock offsets are uncertain (ms on a
+         * loaded machine). */
+        ASSERT_MSG(a->from_ns >= 0 && a->from_ns <= a->to_ns + 2 * w->clock_err_ns &&
+                       a->to_ns <= dur,
+                   "line %zu: %lld -> %lld ns of a %lld ns run (clocks within %lld ns)", i,
+                   (long long)a->from_ns, (long long)a->to_ns, (long long)dur,
+                   (long long)w->clock_err_ns);
+    }
+    /* The late message: rank 2 computed three units while rank 0 waited, so
+     * it arrives well after the ring message of its step that rank 0 got. */
+    for (size_t i = 0; i < v->narrows; i++)
+        if (v->arrows[i].from_rank == 2 && v->arrows[i].to_rank == 0)
+            ASSERT(v->arrows[i].from_ns > v->arrows[0].to_ns);
+
+    /* Zoomed to the first half: the messages with a part in it. */
+    sp_timeline_chart_set_window(chart, 0, dur / 2);
+    ASSERT(v->narrows > 0 && v->narrows < (size_t)(5 * messages_steps));
+    for (size_t i = 0; i < v->narrows; i++)
+        ASSERT(v->arrows[i].from_ns <= dur / 2);
+    sp_timeline_chart_zoom_to_fit(chart);
+    ASSERT_EQ_U(v->narrows, (size_t)(5 * messages_steps));
+
+    /* The button hides them and shows them again. */
+    sp_timeline_page_set_show_messages(page, FALSE);
+    ASSERT_EQ_U(v->narrows, 0);
+    sp_timeline_page_set_show_messages(page, TRUE);
+    ASSERT_EQ_U(v->narrows, (size_t)(5 * messages_steps));
+
+    /* Drawn: rows of pixels differ with the lines (they span the lanes
+     * from rank 0 to rank 3); in the overview nothing is drawn for them. */
+    long rows = lines_pixels(page, chart);
+    ASSERT_MSG(rows > 50, "%ld rows changed by the message lines", rows);
+    sp_timeline_chart_set_lanes(chart, SP_TIMELINE_LANES_OVERVIEW);
+    ASSERT(sp_timeline_chart_is_overview(chart));
+    ASSERT(v->narrows > 0);
+    ASSERT_EQ_I(lines_pixels(page, chart), 0);
+    close_window(win);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "--messages") == 0) {
+        messages_path = argv[2];
+        messages_steps = atoi(argv[3]);
+        int gtk_argc = 1;
+        char **gtk_argv = argv;
+        gtk_test_init(&gtk_argc, &gtk_argv, NULL);
+        sp_viewer_ensure_resources();
+        sp_viewer_settings_set_enabled(FALSE);
+        RUN(test_timeline_messages);
+        return sp_test_summary();
+    }
     if (argc == 4 && strcmp(argv[1], "--summary") == 0) {
         /* test_viewer_widgets --summary BASE CAND: only print the tally. */
         agree_base = argv[2];
@@ -930,7 +1065,8 @@ int main(int argc, char **argv)
     if (argc != 4) {
         fprintf(stderr, "usage: test_viewer_widgets BASE.h5 CANDIDATE.h5 OUTDIR\n"
                         "       test_viewer_widgets --scaling RUN1.h5 RUN2.h5 RUN3.h5\n"
-                        "       test_viewer_widgets --summary BASE.h5 CANDIDATE.h5\n");
+                        "       test_viewer_widgets --summary BASE.h5 CANDIDATE.h5\n"
+                        "       test_viewer_widgets --messages LATE_SENDER.h5 STEPS\n");
         return 2;
     }
     base_path = argv[1];
