@@ -37,7 +37,6 @@ struct sp__otf2_mpi {
     sp_mpi_event *ev;
     size_t *tbeg, *tnext;   /* per thread: [tbeg[t], tbeg[t + 1]) of ev; next unwritten */
     size_t nthreads;
-    uint64_t written, skipped;
 };
 
 /* ---- communicators ---- */
@@ -96,7 +95,9 @@ static int map_comms(sp__otf2_mpi *m)
 }
 
 /* World rank w's rank in the exported part of communicator g (its Group),
- * or NO_RANK when w is not in it or not exported. */
+ * or NO_RANK when w is not in it or not exported. A scan of the members per
+ * event: fine for tens of ranks; a per-communicator index would be the
+ * step for thousands. */
 static uint32_t comm_rank(const sp__otf2_mpi *m, size_t g, int32_t w)
 {
     uint32_t k = 0;
@@ -211,8 +212,6 @@ static int load(sp__otf2_mpi *m, size_t r)
     for (long i = 0; i < n; i++) {
         if (keep(m, r, &all[i], nt))
             m->tbeg[event_thread(rk, &all[i]) + 2]++;
-        else
-            m->skipped++;
     }
     for (size_t t = 0; t < nt; t++)
         m->tbeg[t + 2] += m->tbeg[t + 1]; /* tbeg[t + 1]: where thread t's events go */
@@ -287,7 +286,6 @@ static int write_next(void *ud, sp__otf2 *w, size_t rank, int32_t thread, OTF2_E
     if (x != OTF2_SUCCESS)
         return sp__error(SP_EIO, "OTF2: writing an MPI event failed: %s",
                          OTF2_Error_GetDescription(x));
-    m->written++;
     return 0;
 }
 
@@ -366,12 +364,6 @@ int sp__otf2_mpi_new(const sp__trace_input *in, sp__otf2_mpi **out, sp__otf2_ext
                           .write_defs = write_defs};
     *out = m;
     return 0;
-}
-
-void sp__otf2_mpi_counts(const sp__otf2_mpi *m, uint64_t *written, uint64_t *skipped)
-{
-    *written = m ? m->written : 0;
-    *skipped = m ? m->skipped : 0;
 }
 
 void sp__otf2_mpi_free(sp__otf2_mpi *m)

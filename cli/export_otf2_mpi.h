@@ -41,9 +41,6 @@ typedef struct sp__otf2_mpi sp__otf2_mpi;
  */
 int sp__otf2_mpi_new(const sp__trace_input *in, sp__otf2_mpi **out, sp__otf2_extra *x);
 
-/* Events written and records left out (see above), after the export. */
-void sp__otf2_mpi_counts(const sp__otf2_mpi *m, uint64_t *written, uint64_t *skipped);
-
 void sp__otf2_mpi_free(sp__otf2_mpi *m);
 
 #endif
