@@ -192,7 +192,10 @@ static void note_ts(sp__otf2 *w, OTF2_TimeStamp ts)
     w->any_ts = true;
 }
 
-/* Extra events of (rank, thread) due at or before t_ns (INT64_MAX: all). */
+/* Extra events of (rank, thread) due at or before t_ns (INT64_MAX: all).
+ * Before an Enter at t the caller passes t - 1, before a Leave t: an extra
+ * event at the instant a region begins or ends goes inside it (an MPI
+ * event inside its MPI call, however coarse the clock). */
 static int write_extra(sp__otf2 *w, size_t rank, int32_t thread, loc_info *li, int64_t t_ns)
 {
     const sp__otf2_extra *x = w->extra;
@@ -226,7 +229,7 @@ static int on_events(void *ud, size_t rank, int32_t thread, const sp_trace_event
     }
     for (size_t i = 0; i < n; i++) {
         OTF2_TimeStamp ts = sp__otf2_ts(w, ev[i].t_ns);
-        int rc = write_extra(w, rank, thread, li, ev[i].t_ns);
+        int rc = write_extra(w, rank, thread, li, ev[i].begin ? ev[i].t_ns - 1 : ev[i].t_ns);
         if (rc)
             return rc;
         OTF2_ErrorCode e = ev[i].begin
@@ -246,6 +249,14 @@ static int on_rank_end(void *ud, size_t rank)
     const sp_rank_data *rk = &w->in->run->ranks[rank];
     for (size_t t = 0; t < rk->nthreads; t++) {
         loc_info *li = &w->locs[sp__otf2_location_ref(w, rank, (int32_t)t)];
+        /* a thread with extra events but no call in the selection gets its
+         * location for them */
+        if (!li->evt && w->extra && w->extra->next_time(w->extra->ud, rank, (int32_t)t) != INT64_MAX) {
+            li->evt = OTF2_Archive_GetEvtWriter(w->archive, sp__otf2_location_ref(w, rank, (int32_t)t));
+            if (!li->evt)
+                return otf2_fail("opening an event writer", OTF2_ERROR_INVALID);
+            li->used = true;
+        }
         if (!li->evt)
             continue;
         int rc = write_extra(w, rank, (int32_t)t, li, INT64_MAX);

@@ -7,9 +7,13 @@
  * More events per location (MPI messages, issue 23): a caller passes an
  * sp__otf2_extra. Before each Enter or Leave of a location the writer asks
  * next_time() for that location's next extra event and lets write_next()
- * write every one due at or before it, so the location's stream stays in
- * time order; what is left after the location's last region event is
- * written when its rank ends. write_defs() adds the global definitions
+ * write every one due before it (before an Enter: strictly before; before a
+ * Leave: at or before, so an event at the instant a region begins or ends
+ * lands inside it), so the location's stream stays in time order; what is
+ * left after the location's last region event is written when its rank
+ * ends (a thread with extra events and no call in the selection gets its
+ * location for them then). The writer asks about the ranks in rank order,
+ * one rank after the other. write_defs() adds the global definitions
  * those events refer to (communicators, groups), after the writer's own
  * (string and other references: see sp__otf2_new_string()).
  */

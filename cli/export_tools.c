@@ -11,6 +11,7 @@
 #include "cli_common.h"
 #include "export.h"
 #include "export_otf2.h"
+#include "export_otf2_mpi.h"
 #include "export_select.h"
 #include "sp_error.h"
 
@@ -30,6 +31,23 @@ static void print_path(const char *path)
     printf("%s\n", path);
 }
 
+/* otf2: the calls, and the MPI messages and collectives the run recorded
+ * as OTF2 MPI events (export_otf2_mpi.h). */
+static int export_otf2(sp__trace_input *in, const char *out)
+{
+#ifdef SP_HAVE_OTF2
+    sp__otf2_mpi *mpi = NULL;
+    sp__otf2_extra x;
+    int err = sp__otf2_mpi_new(in, &mpi, &x);
+    if (err == 0)
+        err = sp__export_otf2(in, out, mpi ? &x : NULL, print_path);
+    sp__otf2_mpi_free(mpi);
+    return err;
+#else
+    return sp__export_otf2(in, out, NULL, print_path);
+#endif
+}
+
 /* otf2 and perfetto: the calls streamed from the file. */
 static int export_trace(int fmt, const char *verb, const char *path, const char *out,
                         const sp__selection *sel, const sp__window_opts *win)
@@ -40,8 +58,11 @@ static int export_trace(int fmt, const char *verb, const char *path, const char 
     int rc = sp__trace_input_open(verb, path, sel, win, &in);
     if (rc)
         return rc;
-    int err = fmt == T_OTF2 ? sp__export_otf2(&in, out, NULL, print_path)
-                            : sp__export_perfetto(&in, out, print_path, NULL, NULL);
+    int err;
+    if (fmt == T_OTF2)
+        err = export_otf2(&in, out);
+    else
+        err = sp__export_perfetto(&in, out, print_path, NULL, NULL);
     sp__trace_input_close(&in);
     if (err) {
         sp__cli_error("%s", sp_last_error());
