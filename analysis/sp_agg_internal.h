@@ -134,4 +134,12 @@ static inline int64_t sp__sat_add(int64_t a, int64_t b)
     return r;
 }
 
+static inline int64_t sp__sat_sub(int64_t a, int64_t b)
+{
+    int64_t r;
+    if (__builtin_sub_overflow(a, b, &r))
+        return b < 0 ? INT64_MAX : INT64_MIN;
+    return r;
+}
+
 #endif /* SP_AGG_INTERNAL_H */

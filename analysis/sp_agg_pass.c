@@ -459,7 +459,7 @@ static void add_series(const sp__pass *p, sp__worker *w, int32_t g, int64_t star
     }
     /* The bin by multiplication (a 64-bit division per call costs as much
      * as the rest of the series), corrected where rounding misses. */
-    int64_t at = start - s->origin_ns;
+    int64_t at = sp__sat_sub(start, s->origin_ns); /* hostile clocks span int64 */
     double f = at <= 0 ? 0 : (double)at * p->series_inv;
     size_t b = f < (double)s->nbins ? (size_t)f : s->nbins;
     if (b < s->nbins && (int64_t)b * s->width_ns > at)
@@ -526,8 +526,10 @@ static int init_series(sp__pass *p)
     /* Blocks start where their first event is; a run's last calls end up
      * to one block later: an eighth of the span more covers it (anything
      * beyond lands in the last bin). */
-    int64_t span = hi - lo;
-    span = span < 0 ? INT64_MAX / 2 : span + span / 8 + 1;
+    /* In unsigned arithmetic: hostile clocks put blocks at both ends of
+     * int64 (the difference would overflow). */
+    uint64_t d = (uint64_t)hi - (uint64_t)lo;
+    int64_t span = d > (uint64_t)INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)(d + d / 8 + 1);
     int64_t width = span / (int64_t)nbins + 1;
     p->nseries = run->nregions;
     p->series = calloc(p->nseries ? p->nseries : 1, sizeof *p->series);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp_agg_internal.h"
 #include "sp_error.h"
 
 static void level_free(sp_lod_level *l, uint32_t ndepth)
@@ -47,8 +48,10 @@ sp_lod *sp_lod_new(int64_t first_ns, int64_t last_ns, uint64_t calls)
     size_t nbins = 1024;
     while (nbins < SP_LOD_MAX_BINS && nbins * 64 < calls)
         nbins *= 2;
-    int64_t span = last_ns > first_ns ? last_ns - first_ns : 1;
-    span += span / 8 + 1; /* the last block's calls end after its start */
+    /* Unsigned: hostile clocks may span all of int64. The last block's
+     * calls end after its start: an eighth more. */
+    uint64_t d = last_ns > first_ns ? (uint64_t)last_ns - (uint64_t)first_ns : 1;
+    int64_t span = d > (uint64_t)INT64_MAX / 2 ? INT64_MAX / 2 : (int64_t)(d + d / 8 + 1);
     lod->origin_ns = first_ns;
     lod->levels = calloc(1, sizeof *lod->levels);
     if (!lod->levels || level_alloc(&lod->levels[0])) {
@@ -114,13 +117,14 @@ int sp_lod_add(sp_lod *lod, int64_t start_ns, int64_t end_ns, int32_t region, ui
     sp_lod_level *l = &lod->levels[0];
     if (!l->region[depth] && use_depth(lod, depth))
         return SP_ENOMEM;
-    int64_t w = l->bin_ns, a = start_ns - lod->origin_ns, e = end_ns - lod->origin_ns;
+    int64_t w = l->bin_ns, a = sp__sat_sub(start_ns, lod->origin_ns),
+            e = sp__sat_sub(end_ns, lod->origin_ns);
     if (a < 0)
         a = 0;
     if (e < a)
         e = a;
     size_t b0 = bin_of(lod, a);
-    int64_t dur = end_ns - start_ns;
+    int64_t dur = sp__sat_sub(end_ns, start_ns);
     int32_t *reg = l->region[depth];
     int64_t *du = l->dur[depth];
     float *cov = l->cover[depth];

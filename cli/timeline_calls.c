@@ -46,9 +46,11 @@ static sp_run *copy_header(const sp_run *run)
         out->source_path = dup_or_null(run->source_path, &rc);
         out->layout = dup_or_null(run->layout, &rc);
     }
-    for (size_t i = 0; rc == 0 && i < run->meta.n; i++)
-        if (sp_kvlist_set(&out->meta, run->meta.items[i].key, run->meta.items[i].value))
+    if (rc == 0) {
+        sp_kvlist_free(&out->meta);
+        if (sp_kvlist_copy(&out->meta, &run->meta))
             rc = SP_ENOMEM;
+    }
     if (rc == 0 && run->nregion_flags) {
         out->region_flags = malloc(run->nregion_flags * sizeof *out->region_flags);
         if (!out->region_flags)

@@ -64,6 +64,30 @@ const char *sp_kvlist_get(const sp_kvlist *l, const char *key)
     return NULL;
 }
 
+int sp_kvlist_copy(sp_kvlist *dst, const sp_kvlist *src)
+{
+    /* The keys are unique already: copied in order, not through
+     * sp_kvlist_set (a lookup per key: quadratic, 11 s for every copy of a
+     * crafted run's 30,000 metadata keys). */
+    memset(dst, 0, sizeof *dst);
+    if (!src->n)
+        return 0;
+    if (!(dst->items = calloc(src->n, sizeof *dst->items)))
+        return sp__error(SP_ENOMEM, "out of memory copying metadata");
+    dst->cap = src->n;
+    for (size_t i = 0; i < src->n; i++) {
+        sp_kv *kv = &dst->items[i];
+        kv->key = dup_str(src->items[i].key);
+        kv->value = kv->key ? dup_str(src->items[i].value) : NULL;
+        dst->n = i + 1; /* freed with the list even when half made */
+        if (!kv->value) {
+            sp_kvlist_free(dst);
+            return sp__error(SP_ENOMEM, "out of memory copying metadata");
+        }
+    }
+    return 0;
+}
+
 void sp_kvlist_free(sp_kvlist *l)
 {
     for (size_t i = 0; i < l->n; i++) {

@@ -251,6 +251,10 @@ size_t *sp_tree_subtree_sizes(const sp_tree *tree);
 /* Key/value list: set (copying both; replaces an existing key), get (NULL if
  * absent), free. */
 int sp_kvlist_set(sp_kvlist *l, const char *key, const char *value);
+/* A copy of src (unique keys, order kept) into dst (overwritten, not
+ * freed first); the caller frees it with sp_kvlist_free. 0, or SP_ENOMEM
+ * with dst empty. */
+int sp_kvlist_copy(sp_kvlist *dst, const sp_kvlist *src);
 const char *sp_kvlist_get(const sp_kvlist *l, const char *key);
 void sp_kvlist_free(sp_kvlist *l);
 

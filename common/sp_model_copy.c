@@ -34,14 +34,6 @@ static int copy_strings(char ***dst, char *const *src, size_t n)
     return 0;
 }
 
-static int copy_kvlist(sp_kvlist *dst, const sp_kvlist *src)
-{
-    memset(dst, 0, sizeof *dst);
-    for (size_t i = 0; i < src->n; i++)
-        if (sp_kvlist_set(dst, src->items[i].key, src->items[i].value) != 0)
-            return -1;
-    return 0;
-}
 
 /* Everything of a rank but its calls and what analysis derives from them. */
 static int copy_rank(sp_rank_data *d, const sp_rank_data *s, size_t nregions)
@@ -51,7 +43,7 @@ static int copy_rank(sp_rank_data *d, const sp_rank_data *s, size_t nregions)
     d->clock_offset_ns = s->clock_offset_ns;
     d->clock_offset_err_ns = s->clock_offset_err_ns;
     d->excluded = s->excluded;
-    if (copy_kvlist(&d->meta, &s->meta))
+    if (sp_kvlist_copy(&d->meta, &s->meta))
         return -1;
     if (s->nthreads) {
         if (!(d->threads = calloc(s->nthreads, sizeof *d->threads)))
@@ -98,7 +90,7 @@ sp_run *sp_run_copy_header(const sp_run *run)
     c->schema_version = run->schema_version;
     bool ok = (!run->source_path || (c->source_path = strdup(run->source_path))) &&
               (!run->layout || (c->layout = strdup(run->layout))) &&
-              copy_kvlist(&c->meta, &run->meta) == 0;
+              sp_kvlist_copy(&c->meta, &run->meta) == 0;
     /* Names copied as an array: interning one by one would compare each
      * with all before it. */
     if (ok && copy_strings(&c->region_names, run->region_names, run->nregions) == 0)
