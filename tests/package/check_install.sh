@@ -51,9 +51,13 @@ for pc in scope-profiler scope-profiler-mpi; do
     fail "pkg-config --cflags $pc: '$cflags' (only the installed include directory expected)"
   pkg-config --libs --static $pc | grep -q -- "-lhdf5" || fail "$pc: HDF5 missing from Libs.private"
 done
+# The archive takes -lscope_profiler's place: linked beside it, the shared
+# library would come in too (two copies of the library's globals: an ODR
+# violation under ASan, two sessions in a real program).
+static_libs=$(pkg-config --libs --static scope-profiler |
+  sed "s|-lscope_profiler\b|$(pkg-config --variable=libdir scope-profiler)/libscope_profiler.a|")
 cc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/package/consumer/main.c" $(pkg-config --cflags scope-profiler) \
-  "$(pkg-config --variable=libdir scope-profiler)/libscope_profiler.a" \
-  $(pkg-config --libs --static scope-profiler) -o "$work/pc_static" ||
+  $static_libs -o "$work/pc_static" ||
   fail "static link with pkg-config --libs --static"
 "$work/pc_static" "$work/s.h5"
 awk '/^```c$/ {on = 1; next} /^```$/ && on {exit} on' "$src_dir/README.md" >"$work/app.c"
@@ -69,7 +73,8 @@ cc ${SP_CONSUMER_CFLAGS:-} "$src_dir/tests/package/consumer/main.c" \
 # instrument_cflags skips header functions
 cc ${SP_CONSUMER_CFLAGS:-} $(pkg-config --variable=instrument_cflags scope-profiler) \
   -I"$src_dir/tests/package/consumer" "$src_dir/tests/package/consumer/traced.c" \
-  $(pkg-config --cflags --libs scope-profiler) -o "$work/pc_traced"
+  $(pkg-config --cflags --libs scope-profiler) -Wl,--strip-debug -o "$work/pc_traced"
+# (--strip-debug: what a sanitizer build links in carries DWARF of its own.)
 "$work/pc_traced" "$work/pt.h5" >"$work/pt.out" 2>&1
 # Built without -g: named from the symbol table alone ("leaf", never
 # "pc_traced.leaf"), and the run says why and how to get file names.
