@@ -171,6 +171,12 @@ static bool keep(const sp__otf2_mpi *m, size_t r, const sp_mpi_event *e, size_t 
         ok = g >= 0 && comm_rank(m, (size_t)g, p->peer[e->row]) != NO_RANK &&
              in_window(m, rk->clock_offset_ns, p->post_enter[e->row], p->done_exit[e->row]);
     }
+    /* A message's events in a window: each one itself in it too, so the
+     * MPI call around it overlaps the window and is written (a request
+     * whose completion alone is in the window would otherwise stand
+     * outside any call). A collective's begin and end are its call's own
+     * enter and exit: written together with it. */
+    ok = ok && (coll || in_window(m, rk->clock_offset_ns, e->t_ns, e->t_ns));
     return ok && g >= 0 && thread >= 0 && (size_t)thread < nthreads;
 }
 
