@@ -513,6 +513,14 @@ static int init_series(sp__pass *p)
             lo = t < lo ? t : lo;
             hi = t > hi ? t : hi;
         }
+    /* The last scheduling sample is taken at finalize, after the last call
+     * ended: a bound where the blocks give none (a short run is one block,
+     * whose start alone would make the axis 1 ns wide). */
+    for (size_t r = 0; r < src->nranks && r < run->nranks; r++)
+        for (size_t i = 0; i < run->ranks[r].nsched; i++) {
+            int64_t t = sp__sat_add(run->ranks[r].sched[i].t_ns, run->ranks[r].clock_offset_ns);
+            hi = t > hi ? t : hi;
+        }
     size_t nbins = p->opts.series_bins > 0 ? (size_t)p->opts.series_bins : 256;
     /* Bins for every region with calls: a run of 10^6 regions would need
      * gigabytes at 256 each, so fewer bins per region past SERIES_MAX_BINS
