@@ -21,70 +21,6 @@ static bool has_calls(const sp_run *run)
     return false;
 }
 
-static char *dup_or_null(const char *s, int *rc)
-{
-    if (!s)
-        return NULL;
-    char *d = strdup(s);
-    if (!d)
-        *rc = SP_ENOMEM;
-    return d;
-}
-
-/* A run with run's regions, ranks, threads and clocks, and no calls. */
-static sp_run *copy_header(const sp_run *run)
-{
-    sp_run *out = sp_run_new();
-    int rc = out ? 0 : SP_ENOMEM;
-    for (size_t g = 0; rc == 0 && g < run->nregions; g++)
-        if (sp_run_intern_region(out, run->region_names[g]) != (int32_t)g)
-            rc = SP_ENOMEM;
-    if (rc == 0 && sp_run_set_ranks(out, run->nranks))
-        rc = SP_ENOMEM;
-    if (rc == 0) {
-        out->schema_version = run->schema_version;
-        out->source_path = dup_or_null(run->source_path, &rc);
-        out->layout = dup_or_null(run->layout, &rc);
-    }
-    if (rc == 0) {
-        sp_kvlist_free(&out->meta);
-        if (sp_kvlist_copy(&out->meta, &run->meta))
-            rc = SP_ENOMEM;
-    }
-    if (rc == 0 && run->nregion_flags) {
-        out->region_flags = malloc(run->nregion_flags * sizeof *out->region_flags);
-        if (!out->region_flags)
-            rc = SP_ENOMEM;
-        else {
-            memcpy(out->region_flags, run->region_flags,
-                   run->nregion_flags * sizeof *out->region_flags);
-            out->nregion_flags = run->nregion_flags;
-        }
-    }
-    for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
-        const sp_rank_data *a = &run->ranks[r];
-        sp_rank_data *b = &out->ranks[r];
-        b->clock_offset_ns = a->clock_offset_ns;
-        b->clock_offset_err_ns = a->clock_offset_err_ns;
-        b->excluded = a->excluded;
-        b->threads = calloc(a->nthreads ? a->nthreads : 1, sizeof *b->threads);
-        if (!b->threads) {
-            rc = SP_ENOMEM;
-            break;
-        }
-        b->nthreads = a->nthreads;
-        for (size_t t = 0; t < a->nthreads; t++) {
-            b->threads[t].os_tid = a->threads[t].os_tid;
-            b->threads[t].name = dup_or_null(a->threads[t].name, &rc);
-        }
-    }
-    if (rc) {
-        sp_run_free(out);
-        return NULL;
-    }
-    return out;
-}
-
 /* Calls of one rank into growing columns. */
 typedef struct fill {
     sp_rank_data *rk;
@@ -169,7 +105,7 @@ int sp__timeline_calls_get(const sp_run *run, const char *path, uint64_t max_cal
         out->shown_s = (double)(lo - t0) * 1e-9;
         out->shown_ns = lo - t0;
     }
-    sp_run *own = copy_header(run);
+    sp_run *own = sp_run_copy_header(run); /* a header without calls */
     rc = own ? 0 : SP_ENOMEM;
     for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
         fill f = {&own->ranks[r], 0};
