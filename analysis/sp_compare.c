@@ -410,11 +410,12 @@ static void test_total(sp_cmp_entry *e, const sp__cmp_run *br, const sp__cmp_run
  * at 0.5 half the calls or fewer ran whole. */
 #define PREEMPT_MAX 0.5
 
-/* |change| beyond the budget, and |impact| at least both floors. */
+/* |change| beyond the budget (+ the common change's unevenness), and
+ * |impact| at least both floors. */
 static sp_cmp_why relevance(const sp_compare *c, double change_pct, double impact)
 {
     const sp_compare_options *o = &c->opts;
-    if (!(fabs(change_pct) > o->min_change_pct))
+    if (!(fabs(change_pct) > o->min_change_pct + c->uneven_pct))
         return SP_CMP_WHY_SMALL_CHANGE;
     if (fabs(impact) < o->min_time_s)
         return SP_CMP_WHY_SMALL_TIME;
@@ -462,10 +463,15 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
      * clear as measured and net of the waits for a CPU; clear only as
      * measured, the waits for a CPU may explain it: undecided. */
     double base = e->base.time_mean_s, raw = e->cand.time_mean_s - base;
+    /* Judged like the typical change: beyond what the common change
+     * would make of the base's total. */
+    double common = (c->common_ratio - 1) * base;
+    double raw_rel = raw * (raw - common) > 0 ? raw - common : 0;
+    double diff_rel = e->total_diff_s * (e->total_diff_s - common) > 0 ? e->total_diff_s - common : 0;
     if (e->total_tested && e->total_raw_clear && base > 0 &&
-        relevance(c, 100 * raw / base, raw) == SP_CMP_WHY_NONE) {
+        relevance(c, 100 * raw_rel / base, raw_rel) == SP_CMP_WHY_NONE) {
         if (e->total_net_clear &&
-            relevance(c, 100 * e->total_diff_s / base, e->total_diff_s) == SP_CMP_WHY_NONE) {
+            relevance(c, 100 * diff_rel / base, diff_rel) == SP_CMP_WHY_NONE) {
             e->verdict = e->total_diff_s > 0 ? SP_CMP_SLOWER : SP_CMP_FASTER;
             e->basis = SP_CMP_BASIS_TOTAL;
             e->impact_s = e->total_diff_s;
@@ -579,6 +585,8 @@ static void common_change(sp_compare *c)
         c->common_ratio = n % 2 ? r[n / 2] : sqrt(r[n / 2 - 1] * r[n / 2]);
         c->common_n = n;
         c->undecided = fabs(c->common_ratio - 1) * 100 > c->opts.min_change_pct;
+        /* Symmetric in the two runs: -9 % one way is +9.9 % the other. */
+        c->uneven_pct = 100 * (exp(fabs(log(c->common_ratio))) - 1);
     }
     free(r);
 }

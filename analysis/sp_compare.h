@@ -45,7 +45,11 @@
  *     against the comparison's COMMON change (the median per-call change of
  *     the regions with an interval, when there are 3 or more): a machine that
  *     runs everything 20 % slower is not 20 regressions. A common change
- *     beyond the budget leaves the comparison undecided.
+ *     beyond the budget leaves the comparison undecided. A machine at
+ *     another speed does not change every region alike, so the budget a
+ *     region's relative change must exceed grows by the size of the common
+ *     change (uneven_pct): measured on shared VMs, a run whose regions all
+ *     ran ~10 % faster had one of them ~20 % faster.
  *     total: the difference of the totals with an interval of
  *     z = normal quantile(1 - alpha/40) (99.75 % at alpha 0.05) standard
  *     errors from two noises: the within-run variation of the region's time
@@ -242,6 +246,12 @@ typedef struct sp_compare {
                                 of the regions with an interval (1 when
                                 fewer than 3); regions are judged against it */
     size_t common_n;         /* regions it is the median of */
+    double uneven_pct;       /* |the common change| in %: a machine that ran
+                                at another speed does not slow every region
+                                alike (frequency, caches, memory and SMT
+                                neighbours act on some code more), so a
+                                region's change relative to the common one
+                                counts only beyond the budget + this */
     bool undecided;          /* the common change is beyond the budget: one
                                 run per side cannot tell the machine from
                                 the code (check: exit 3, retry) */

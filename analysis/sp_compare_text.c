@@ -87,7 +87,11 @@ const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *bu
         snprintf(buf, n, "interval includes no change");
         break;
     case SP_CMP_WHY_SMALL_CHANGE:
-        snprintf(buf, n, "clear, but within the %g %% budget", c->opts.min_change_pct);
+        if (c->uneven_pct >= 0.05)
+            snprintf(buf, n, "clear, but within the %g %% budget + %.1f %% for the common change",
+                     c->opts.min_change_pct, c->uneven_pct);
+        else
+            snprintf(buf, n, "clear, but within the %g %% budget", c->opts.min_change_pct);
         break;
     case SP_CMP_WHY_SMALL_TIME:
         snprintf(buf, n, "clear, but under %s per rank", sp_cmp_fmt_time(c->opts.min_time_s, t, sizeof t));
@@ -208,14 +212,21 @@ char *sp_compare_common_text(const sp_compare *c, char *buf, size_t n)
         snprintf(buf, n, "not used with inclusive time (nested regions share their changes)");
     else if (!c->common_n)
         snprintf(buf, n, "none (fewer than 3 regions with an interval)");
-    else
+    else {
+        char uneven[128] = "";
+        if (c->uneven_pct >= 0.05)
+            snprintf(uneven, sizeof uneven,
+                     ", and its change counts beyond the budget + %.1f %% (a machine at another "
+                     "speed does not change all code alike)",
+                     c->uneven_pct);
         snprintf(buf, n,
                  "%+.1f %%: the median typical-call change of %zu regions; each region is "
-                 "judged against it%s",
-                 100 * (c->common_ratio - 1), c->common_n,
+                 "judged against it%s%s",
+                 100 * (c->common_ratio - 1), c->common_n, uneven,
                  c->undecided ? ". Beyond the budget: the machine ran at another speed, or all "
                                 "the code changed - undecided, repeat the runs"
                               : "");
+    }
     return buf;
 }
 

@@ -82,6 +82,13 @@ echo "compare_rates: load after the runs $(cut -d' ' -f1-3 /proc/loadavg)"
 named() { sed -n '/^FAIL/,/^$/p' <<<"$1" | grep -E '^  [^ ]+:' | sed -E 's/^  ([^:]+):.*/\1/' | tr '\n' ' '; }
 # The reason of an undecided check (its UNDECIDED line).
 why() { grep -m1 '^UNDECIDED' <<<"$1" | cut -c1-200; }
+# What a failure was made of (to tell a machine state from a gate's bug
+# when a session misses on a machine we cannot log into): the common
+# change and the failing rows.
+detail() {
+  grep -m1 '^common:' <<<"$1" | cut -c1-60 | sed 's/^/    /'
+  sed -n '/^FAIL/,/^$/p' <<<"$1" | grep -E '^  [^ ]+:' | cut -c1-220 | sed 's/^/  /'
+}
 
 # One check; sets rc and out. Exit statuses other than 0, 1, 3 stop here.
 run_check() {
@@ -99,6 +106,7 @@ for ((i = 1; i <= rounds; i++)); do
     if [ $rc -eq 1 ]; then
       aa_fail=$((aa_fail + 1))
       echo "false alarm: A-$i vs A-$j names: $(named "$out")"
+      detail "$out"
     elif [ $rc -eq 3 ]; then
       aa_und=$((aa_und + 1))
       echo "undecided: A-$i vs A-$j: $(why "$out")"
@@ -108,7 +116,7 @@ for ((i = 1; i <= rounds; i++)); do
     if [ $rc -eq 1 ]; then
       ab_det=$((ab_det + 1))
       n=$(named "$out")
-      if [ "$n" = "$slow " ]; then ab_alone=$((ab_alone + 1)); else echo "named too: A-$i vs B-$j: $n"; fi
+      if [ "$n" = "$slow " ]; then ab_alone=$((ab_alone + 1)); else echo "named too: A-$i vs B-$j: $n"; detail "$out"; fi
     else
       [ $rc -eq 3 ] && ab_und=$((ab_und + 1))
       echo "missed (exit $rc): A-$i vs B-$j: $(grep -m1 "^  $slow" <<<"$out" || why "$out")"

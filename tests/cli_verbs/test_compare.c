@@ -695,6 +695,51 @@ static void test_common_change(void)
     sp_run_free(c);
 }
 
+/* A run on a machine 8 % slower in which one region is 23 % slower (14 %
+ * beyond the common change): an uneven machine change, not a regression
+ * (the budget grows by the common change); the same region 2x slower on
+ * that machine is. */
+static void test_uneven_common_change(void)
+{
+    sy_spec sp;
+    sy_spec_init(&sp, 1);
+    sp_run *b = make_spec(&sp);
+    sy_spec_init(&sp, 2);
+    sp.all_factor = 1.08;
+    sp.kernel_factor = 1.14;
+    sp_run *c = make_spec(&sp);
+    sy_spec_init(&sp, 3);
+    sp.all_factor = 1.08;
+    sp.kernel_factor = 2;
+    sp_run *c2 = make_spec(&sp);
+    ASSERT(b && c && c2);
+    sp_compare *cmp = compare1(b, c, NULL);
+    ASSERT_NEAR(cmp->common_ratio, 1.08, 0.02);
+    ASSERT(!cmp->undecided);
+    const sp_cmp_entry *k = find(cmp, "kernel");
+    ASSERT(k && k->verdict == SP_CMP_SAME && k->why == SP_CMP_WHY_SMALL_CHANGE);
+    ASSERT_NEAR(cmp->uneven_pct, 8, 2);
+    ASSERT(k->rel_ratio > 1.03 && k->ratio_lo / cmp->common_ratio > 1); /* clear, small */
+    char buf[400];
+    ASSERT_CONTAINS(sp_cmp_why_text(cmp, k, buf, sizeof buf), "for the common change");
+    ASSERT_CONTAINS(sp_compare_common_text(cmp, buf, sizeof buf), "beyond the budget + ");
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, false), SP_CMP_GATE_PASS);
+    sp_compare_free(cmp);
+    /* The reverse pair is as uneven. */
+    cmp = compare1(c, b, NULL);
+    ASSERT_NEAR(cmp->uneven_pct, 8, 2);
+    ASSERT(find(cmp, "kernel")->verdict == SP_CMP_SAME);
+    sp_compare_free(cmp);
+    cmp = compare1(b, c2, NULL);
+    k = find(cmp, "kernel");
+    ASSERT(k && k->verdict == SP_CMP_SLOWER);
+    ASSERT_EQ_I(sp_compare_gate(cmp, false, false), SP_CMP_GATE_FAIL);
+    sp_compare_free(cmp);
+    sp_run_free(b);
+    sp_run_free(c);
+    sp_run_free(c2);
+}
+
 /* The typical call's quantile: the lowest with an interval. */
 static void test_typical_quantile(void)
 {
@@ -727,6 +772,7 @@ int main(void)
     RUN(test_interference_undecided);
     RUN(test_load_explains_totals);
     RUN(test_common_change);
+    RUN(test_uneven_common_change);
     RUN(test_typical_quantile);
     return sp_test_summary();
 }
