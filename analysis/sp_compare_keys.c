@@ -234,12 +234,9 @@ static int rank_acc_alloc(rank_acc *a, size_t nkeys)
     return a->ns && a->wait_ns && a->seg_ns && a->calls && a->threads ? 0 : SP_ENOMEM;
 }
 
-/* Key k's sums on the rank: its time (exact), calls, segments, waits. */
-static void acc_key(rank_acc *a, int32_t k, int64_t ns, uint64_t calls, const sp_agg_segs *sg,
-                    int own)
+/* Key k's segments and waits on the rank (own: index 1 of sp_agg_segs). */
+static void acc_segs(rank_acc *a, int32_t k, const sp_agg_segs *sg, bool own)
 {
-    a->ns[k] += ns;
-    a->calls[k] += calls;
     a->wait_ns[k] += sg->wait_ns[own];
     for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
         a->seg_ns[(size_t)k * SP__CMP_SEGMENTS + j] += sg->time_ns[own][j];
@@ -257,20 +254,23 @@ static void rank_add(sp__cmp_run *r, size_t rank, bool own, rank_acc *a)
             if (k < 0 || !g->calls)
                 continue;
             /* Every call's time (a call inside one of its region counts again). */
-            acc_key(a, k, own ? g->own_ns : g->all_ns, g->calls, &g->segs, own);
+            a->ns[k] += own ? g->own_ns : g->all_ns;
+            a->calls[k] += g->calls;
             a->threads[k] += g->nthreads;
+            acc_segs(a, k, &g->segs, own);
             r->hist[(size_t)k * r->nranks + rank] = own ? &g->own_hist : &g->hist;
         }
         return;
     }
+    /* A path's cells: one per thread that ran it. */
     const int32_t *nk = r->node_key[rank];
-    static const sp_agg_segs none;
     for (size_t c = 0; c < ar->nnode_cells; c++) {
         const sp_agg_cell *cell = &ar->node_cells[c];
         int32_t k = cell->key >= 0 && (size_t)cell->key < ar->nnodes ? nk[cell->key] : -1;
         if (k < 0 || !cell->calls)
             continue;
-        acc_key(a, k, own ? cell->own_ns : cell->incl_ns, cell->calls, &none, own);
+        a->ns[k] += own ? cell->own_ns : cell->incl_ns;
+        a->calls[k] += cell->calls;
         a->threads[k]++;
     }
     for (size_t i = 0; i < ar->nnode_hists; i++) {
@@ -278,10 +278,7 @@ static void rank_add(sp__cmp_run *r, size_t rank, bool own, rank_acc *a)
         int32_t k = h->node >= 0 && (size_t)h->node < ar->nnodes ? nk[h->node] : -1;
         if (k < 0)
             continue;
-        const sp_agg_segs *sg = &h->segs;
-        a->wait_ns[k] += sg->wait_ns[own];
-        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
-            a->seg_ns[(size_t)k * SP__CMP_SEGMENTS + j] += sg->time_ns[own][j];
+        acc_segs(a, k, &h->segs, own);
         r->hist[(size_t)k * r->nranks + rank] = own ? &h->own_hist : &h->hist;
     }
 }
