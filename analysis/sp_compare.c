@@ -720,10 +720,11 @@ static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run
         const sp_run *run = j < nb ? base[j] : cand[j - nb];
         if (!run)
             return sp__error(SP_EINVAL, "compare: NULL run");
-        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree, &w->keys);
+        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree,
+                              SP_AGG_SEGMENTS, &w->keys);
     }
     for (size_t j = 0; j < nb + nc && !rc; j++)
-        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->tree, o->own);
+        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->own);
     return rc;
 }
 

@@ -122,23 +122,6 @@ void sp__cli_report_open_error(const char *path)
         sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
 }
 
-sp_run *sp__cli_open_run(const char *path)
-{
-    /* The file is read in a child process (sp_h5_read_isolated): a file that
-     * crashes or hangs libhdf5 ends in one line and exit status 2, never in a
-     * signal. SCOPE_PROFILER_READ_ISOLATION=0 reads in-process (debuggers). */
-    sp_run *run = sp_h5_isolation_enabled() ? sp_h5_read_isolated(path, NULL, NULL)
-                                            : sp_h5_read(path, NULL);
-    if (run && sp_run_analyze(run) != 0) {
-        sp_run_free(run);
-        run = NULL;
-    }
-    if (run)
-        return run;
-    sp__cli_report_open_error(path);
-    return NULL;
-}
-
 sp_run *(*sp__cli_reader)(const char *path, const sp_agg_opts *opts, int *status);
 
 sp_run *sp__cli_read(const char *path, const sp_agg_opts *opts)

@@ -65,13 +65,9 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
  * with sp_last_error()'s reason). */
 void sp__cli_report_open_error(const char *path);
 
-/* Read and analyze a run; on failure report one line naming the file and
- * return NULL. */
-sp_run *sp__cli_open_run(const char *path);
-
 /* The run at path read aggregate-first (sp_run_read.h): every summary, no
- * calls; flags are SP_AGG_* extras. NULL after printing the error, as
- * sp__cli_open_run(). */
+ * calls; flags are SP_AGG_* extras. On failure report one line naming the
+ * file and return NULL. */
 sp_run *sp__cli_open_agg(const char *path, unsigned flags);
 
 /* The same with every option of the pass (flags, rank selection): read in a
