@@ -56,21 +56,24 @@ static hsize_t min2(hsize_t a, hsize_t b) { return a < b ? a : b; }
 
 static int open_columns(const char *file, srank *s)
 {
-    const char *table[NCOLS] = {SP_NAME2(V2_BLOCKS), SP_NAME2(V2_BLOCKS), SP_NAME2(V2_BLOCKS),
-                                SP_NAME2(V2_BLOCKS), SP_NAME2(V2_EVENTS), SP_NAME2(V2_EVENTS)};
+    static const int table[NCOLS] = {0, 0, 0, 0, 1, 1};
+    const char *tname[2] = {SP_NAME2(V2_BLOCKS), SP_NAME2(V2_EVENTS)};
     const char *name[NCOLS] = {SP_NAME2(V2_BLOCK_THREAD), SP_NAME2(V2_BLOCK_EVENTS),
                                SP_NAME2(V2_BLOCK_BEGINS), SP_NAME2(V2_BLOCK_T0),
                                SP_NAME2(V2_EVENT_DT),     SP_NAME2(V2_EVENT_REGION)};
+    hid_t g[2] = {H5I_INVALID_HID, H5I_INVALID_HID};
     int rc = 0;
     for (int i = 0; i < NCOLS; i++)
         s->col[i].dset = H5I_INVALID_HID;
-    for (int i = 0; i < NCOLS && rc == 0; i++) {
-        hid_t g;
-        if ((rc = sp__h5_open_group(file, s->loc.group, table[i], &g)))
-            break;
-        rc = sp_v2c_open(file, g, name[i], false, &s->col[i]);
-        H5Gclose(g);
-    }
+    /* Each table's group once (not once per column: every open walks the
+     * rank's group). */
+    for (int t = 0; t < 2 && rc == 0; t++)
+        rc = sp__h5_open_group(file, s->loc.group, tname[t], &g[t]);
+    for (int i = 0; i < NCOLS && rc == 0; i++)
+        rc = sp_v2c_open(file, g[table[i]], name[i], false, &s->col[i]);
+    for (int t = 0; t < 2; t++)
+        if (g[t] >= 0)
+            H5Gclose(g[t]);
     return rc;
 }
 
