@@ -151,6 +151,10 @@ typedef struct sp_agg sp_agg;
 #define SP_AGG_SERIES 2u     /* per region duration over time */
 #define SP_AGG_LANES 4u      /* per thread: calls spanning blocks (windows of calls) */
 #define SP_AGG_LOD 8u        /* per thread: the timeline's level-of-detail index (implies LANES) */
+/* Not for the pass but for the reader (sp_run_read, sp_run_source_open_ex):
+ * the header without each rank's metadata and thread names (a schema v2
+ * file, SP_H5_STREAM_LEAN), for verbs that print neither (summary, ranks). */
+#define SP_AGG_LEAN_HEADER 16u
 
 /* A call as the pass hands it to observers, when it ends (calls still open
  * at the end of the stream when the stream ends, cut there). */
