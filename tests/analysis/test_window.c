@@ -8,7 +8,8 @@
  * window is there once, with its start, end, region, depth and parent.
  * Also the level-of-detail index: every bin names a region that really
  * overlaps it at that depth. And a finished file's second read of a rank
- * (its columns closed after the pass) gives the same events.
+ * (its columns closed after the pass) gives the same events, and a lean
+ * header (summary's and ranks') the same figures as a full one.
  */
 #include <stdio.h>
 #include <string.h>
