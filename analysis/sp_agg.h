@@ -172,6 +172,10 @@ typedef struct sp_agg sp_agg;
                                 the comparisons). Costs a look-up of the thread's wait
                                 share per call and a read of each thread's last block
                                 first; ignored by sp_agg_follow_* */
+/* Not for the pass but for the reader (sp_run_read, sp_run_source_open_ex):
+ * the header without each rank's metadata and thread names (a schema v2
+ * file, SP_H5_STREAM_LEAN), for verbs that print neither (summary, ranks). */
+#define SP_AGG_LEAN_HEADER 32u
 
 /* A call as the pass hands it to observers, when it ends (calls still open
  * at the end of the stream when the stream ends, cut there). */

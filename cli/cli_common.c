@@ -168,12 +168,13 @@ sp_event_source *sp__cli_open_source(const char *path, unsigned flags)
 }
 
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
-                          const char *exclude, sp_run **run, sp_region_filter **filter)
+                          const char *exclude, unsigned flags, sp_run **run,
+                          sp_region_filter **filter)
 {
     *run = NULL;
     if (sp__cli_region_filter(verb, include, exclude, filter))
         return SP_CLI_EXIT_USAGE;
-    *run = sp__cli_open_agg(path, 0);
+    *run = sp__cli_open_agg(path, flags);
     if (*run)
         return 0;
     sp_region_filter_free(*filter);

@@ -87,12 +87,13 @@ extern sp_run *(*sp__cli_reader)(const char *path, const struct sp_agg_opts *opt
  * sp_event_source_free() (it frees src->run). */
 sp_event_source *sp__cli_open_source(const char *path, unsigned flags);
 
-/* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
+/* sp__cli_region_filter, then sp__cli_open_agg(path, flags): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when
  * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after
  * reporting the error, with nothing left to free. */
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
-                          const char *exclude, sp_run **run, sp_region_filter **filter);
+                          const char *exclude, unsigned flags, sp_run **run,
+                          sp_region_filter **filter);
 
 /* --ranks LIST (sp_ranks.h): check it against the run's rank count, then
  * drop the other ranks' calls so every statistic covers these only; the
