@@ -210,7 +210,8 @@ static int make_lods(rank_job *j)
 static void segs_add(sp_agg_segs *s, const sp__rank_state *rs, int32_t thread, int64_t start,
                      int64_t dur, int64_t own)
 {
-    double at = start > rs->seg_t0 ? (double)(start - rs->seg_t0) * rs->seg_per_ns : 0;
+    /* In doubles: hostile clocks span more than int64 (INT64_MIN..MAX). */
+    double at = start > rs->seg_t0 ? ((double)start - (double)rs->seg_t0) * rs->seg_per_ns : 0;
     size_t k = at < SP_AGG_NSEGS ? (size_t)at : SP_AGG_NSEGS - 1;
     double share = sp_sched_share_at(&rs->sched, thread, start);
     s->time_ns[0][k] += (double)dur;
@@ -457,7 +458,7 @@ static int segs_prepare(rank_job *j)
             sp__error_clear();
     free(last);
     rs->seg_t0 = t0;
-    rs->seg_per_ns = t1 > t0 ? SP_AGG_NSEGS / (double)(t1 - t0) : 0;
+    rs->seg_per_ns = t1 > t0 ? SP_AGG_NSEGS / ((double)t1 - (double)t0) : 0;
     if (sp_sched_index_build(&src->run->ranks[r], &rs->sched))
         return oom(j);
     rs->segs_ready = true;
