@@ -205,19 +205,22 @@ static int make_lods(rank_job *j)
 }
 
 /* A call into its region's (or path's) segments and waits (SP_AGG_SEGMENTS):
- * the segment of its start in the rank's span, its time x its thread's wait
- * share for a CPU at its start. */
-static void segs_add(sp_agg_segs *s, const sp__rank_state *rs, int32_t thread, int64_t start,
-                     int64_t dur, int64_t own)
+ * into segment k (of its start in the rank's span, segs_slot), its time x
+ * its thread's wait share for a CPU at its start. */
+static void segs_add(sp_agg_segs *s, size_t k, double share, int64_t dur, int64_t own)
 {
-    /* In doubles: hostile clocks span more than int64 (INT64_MIN..MAX). */
-    double at = start > rs->seg_t0 ? ((double)start - (double)rs->seg_t0) * rs->seg_per_ns : 0;
-    size_t k = at < SP_AGG_NSEGS ? (size_t)at : SP_AGG_NSEGS - 1;
-    double share = sp_sched_share_at(&rs->sched, thread, start);
     s->time_ns[0][k] += (double)dur;
     s->time_ns[1][k] += (double)own;
     s->wait_ns[0] += (double)dur * share;
     s->wait_ns[1] += (double)own * share;
+}
+
+/* The segment of a call starting at `start`. */
+static size_t segs_slot(const sp__rank_state *rs, int64_t start)
+{
+    /* In doubles: hostile clocks span more than int64 (INT64_MIN..MAX). */
+    double at = start > rs->seg_t0 ? ((double)start - (double)rs->seg_t0) * rs->seg_per_ns : 0;
+    return at < SP_AGG_NSEGS ? (size_t)at : SP_AGG_NSEGS - 1;
 }
 
 /* The innermost open call of th ends at t (cut: the stream ended first). */
@@ -281,9 +284,12 @@ static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool c
             return oom(j);
     }
     if (p->opts.flags & SP_AGG_SEGMENTS) {
-        segs_add(&r->segs, rs, j->w->cur_thread, f->start, dur, own);
+        /* Slot and wait share once for the region and its path. */
+        size_t k = segs_slot(rs, f->start);
+        double share = sp_sched_share_at(&rs->sched, j->w->cur_thread, f->start);
+        segs_add(&r->segs, k, share, dur, own);
         if (h)
-            segs_add(&h->segs, rs, j->w->cur_thread, f->start, dur, own);
+            segs_add(&h->segs, k, share, dur, own);
     }
     int64_t start = sp__sat_add(f->start, j->offset), end = sp__sat_add(t, j->offset);
     if (!o->has_span || start < o->first_ns)
