@@ -68,6 +68,20 @@ static void envelope(const sp_region_series *s, size_t g0, size_t g1, const sp__
     }
 }
 
+/* A bin's mark is at least MARK_PX (scaled) wide and tall, centred on the
+ * bin: a run of a few calls draws them as marks a reader can see, not as
+ * dots of one or two pixels lost in the chart. */
+#define MARK_PX 9.0
+
+static void bin_columns(const sp__axis *ax, const sp__bin *b, double scale, double *x0,
+                        double *x1)
+{
+    double a = sp__axis_map(ax, b->x0), z = sp__axis_map(ax, b->x1);
+    double w = fmax(z - a, MARK_PX * scale), mid = (a + z) / 2;
+    *x0 = mid - w / 2;
+    *x1 = mid + w / 2;
+}
+
 /* From the aggregates (a run read aggregate-first): per bin of start time,
  * a bar from the shortest to the longest call and a tick at the mean. */
 static void draw_bins(sp__canvas *c, double w, double h, const sp_region_series *s)
@@ -133,20 +147,23 @@ static void draw_bins(sp__canvas *c, double w, double h, const sp_region_series 
     sp__set_color(cr, faint);
     for (size_t i = 0; i < s->nbins; i++) {
         const sp__bin *b = &s->bins[i];
-        double x0 = sp__axis_map(&ax, b->x0), x1 = sp__axis_map(&ax, b->x1);
+        double x0, x1;
+        bin_columns(&ax, b, c->s, &x0, &x1);
         double y0 = sp__axis_map(&ay, logy ? fmax(b->ymax, yminpos) : b->ymax);
         double y1 = sp__axis_map(&ay, logy ? fmax(b->ymin, yminpos) : b->ymin);
-        cairo_rectangle(cr, x0, y0 - 1.2 * c->s, fmax(x1 - x0, 1.6 * c->s), y1 - y0 + 2.4 * c->s);
+        double grow = fmax(1.2 * c->s, (MARK_PX * c->s - (y1 - y0)) / 2);
+        cairo_rectangle(cr, x0, y0 - grow, x1 - x0, y1 - y0 + 2 * grow);
     }
     cairo_fill(cr);
     sp__set_color(cr, col);
     cairo_set_line_width(cr, 2 * c->s);
     for (size_t i = 0; i < s->nbins; i++) {
         const sp__bin *b = &s->bins[i];
-        double x0 = sp__axis_map(&ax, b->x0), x1 = sp__axis_map(&ax, b->x1);
+        double x0, x1;
+        bin_columns(&ax, b, c->s, &x0, &x1);
         double ym = sp__axis_map(&ay, logy ? fmax(b->ymean, yminpos) : b->ymean);
         cairo_move_to(cr, x0, ym);
-        cairo_line_to(cr, fmax(x1, x0 + 1.6 * c->s), ym);
+        cairo_line_to(cr, x1, ym);
     }
     cairo_stroke(cr);
     cairo_restore(cr);
