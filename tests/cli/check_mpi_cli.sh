@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# `mpirun -n N scope-profiler VERB RUN` (the MPI helper, cli/mpi/cli_mpi.c)
+# prints exactly what `scope-profiler VERB RUN` prints: stdout byte for
+# byte, nothing on stderr, the same exit status. Runs: a real MPI program
+# (examples/halo_mpi on 4 ranks, recorded under mpirun), a generated
+# many-rank file (gen_big_run ranks), a one-rank run read by 3 processes
+# (more processes than ranks), and a Python package MPI file (calls, not
+# events: read whole in every process). Verbs: summary, ranks, inspect,
+# report -o - (with and without a rank selection), check. A missing file
+# is reported once with the serial status; a command built without the
+# helper says so once and prints the serial output.
+#
+#   check_mpi_cli.sh MPIRUN SCOPE_PROFILER HALO_MPI GEN_BIG_RUN PY_MPI_FILE
+set -u
+mpirun=$1 cli=$2 halo=$3 gen=$4 pympi=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# Under ASan, Open MPI's allocations live to exit: the processes under
+# mpirun get ASAN_OPTIONS (detect_leaks=0, from ctest); the serial command
+# keeps leak checking.
+env_args=()
+[ -n "${ASAN_OPTIONS:-}" ] && env_args+=(-x ASAN_OPTIONS)
+mpi() { "$mpirun" --allow-run-as-root --oversubscribe -n "$@"; }
+
+mpi 4 "${env_args[@]}" "$halo" "$work/halo.h5" 30 >"$work/rec.txt" 2>&1 ||
+  { cat "$work/rec.txt"; fail "halo_mpi on 4 ranks"; }
+"$gen" ranks "$work/many.h5" 96 60 >/dev/null || fail "gen_big_run ranks"
+"$gen" record "$work/one.h5" 20000 2 >/dev/null || fail "gen_big_run record"
+cp "$pympi" "$work/py.h5"
+
+# same NAME N ARGS...: serial vs N processes
+cases=0
+same() {
+  local name=$1 n=$2
+  shift 2
+  env -u ASAN_OPTIONS "$cli" "$@" >"$work/$name.serial" 2>"$work/$name.serial.err"
+  local want=$?
+  mpi "$n" "${env_args[@]}" "$cli" "$@" >"$work/$name.mpi" 2>"$work/$name.mpi.err"
+  local got=$?
+  [ $got -eq $want ] || { cat "$work/$name.mpi.err"; fail "$name: exit $got under mpirun -n $n, $want alone"; }
+  [ -s "$work/$name.serial" ] || fail "$name: no output ($want)"
+  cmp -s "$work/$name.serial" "$work/$name.mpi" ||
+    { diff "$work/$name.serial" "$work/$name.mpi" | head -20; fail "$name: output differs under mpirun -n $n"; }
+  [ -s "$work/$name.mpi.err" ] && { cat "$work/$name.mpi.err"; fail "$name: stderr under mpirun -n $n"; }
+  cases=$((cases + 1))
+}
+
+for n in 2 3; do
+  for run in halo many py; do
+    f=$work/$run.h5
+    same "summary_${run}_$n" $n summary "$f"
+    same "ranks_${run}_$n" $n ranks "$f"
+    same "inspect_${run}_$n" $n inspect "$f"
+    same "report_${run}_$n" $n report -o - "$f"
+  done
+  same "report_sel_$n" $n report -r 1-2,5 -o - "$work/many.h5"
+  same "ranks_region_$n" $n ranks --region compute "$work/many.h5"
+  same "ranks_sel_$n" $n ranks --ranks 3-7,40 "$work/many.h5"
+done
+same summary_halo_4 4 summary "$work/halo.h5"
+same ranks_many_4 4 ranks "$work/many.h5"
+# more processes than ranks: some read nothing
+same summary_one_3 3 summary "$work/one.h5"
+same report_one_3 3 report -o - "$work/one.h5"
+# check compares on rank 0 alone: printed once, same verdict and status
+same check_same_2 2 check "$work/many.h5" "$work/many.h5"
+# the report names its output file on stdout; the file is the same too
+(cd "$work" && "$cli" report -o serial.html many.h5 >/dev/null) || fail "report to a file"
+(cd "$work" && mpi 2 "${env_args[@]}" "$cli" report -o mpi.html many.h5 >/dev/null) ||
+  fail "report to a file under mpirun"
+cmp -s "$work/serial.html" "$work/mpi.html" || fail "report file differs under mpirun -n 2"
+
+# A missing file: the serial status, the message once (mpirun adds its own
+# lines about the status).
+"$cli" summary "$work/nope.h5" >/dev/null 2>"$work/nope.serial"
+want=$?
+mpi 3 "${env_args[@]}" "$cli" summary "$work/nope.h5" >"$work/nope.out" 2>"$work/nope.mpi"
+got=$?
+[ $want -ne 0 ] && [ $got -eq $want ] || fail "missing file: exit $got under mpirun, $want alone"
+[ -s "$work/nope.out" ] && fail "missing file: output on stdout"
+msg=$(cat "$work/nope.serial")
+[ "$(grep -cxF -- "$msg" "$work/nope.mpi")" = 1 ] ||
+  { cat "$work/nope.mpi"; fail "missing file: '$msg' not reported exactly once"; }
+
+# A command without the helper beside it (a build without MPI): rank 0
+# says so once and prints the serial output; the other ranks print nothing.
+mkdir -p "$work/bin" && cp "$cli" "$work/bin/scope-profiler"
+mpi 2 "${env_args[@]}" "$work/bin/scope-profiler" summary "$work/many.h5" \
+  >"$work/nohelper.out" 2>"$work/nohelper.err" || fail "no helper: exit $?"
+cmp -s "$work/summary_many_2.serial" "$work/nohelper.out" || fail "no helper: output differs"
+[ "$(grep -c 'built without MPI' "$work/nohelper.err")" = 1 ] ||
+  { cat "$work/nohelper.err"; fail "no helper: not said once"; }
+
+echo "mpi cli: $cases cases identical"
+echo "mpi cli: ok"
