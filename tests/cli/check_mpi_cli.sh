@@ -5,7 +5,7 @@
 # byte, nothing on stderr, the same exit status. Runs: a real MPI program
 # (examples/halo_mpi on 4 ranks, recorded under mpirun), a generated
 # many-rank file (gen_big_run ranks), a one-rank run read by 3 processes
-# (more processes than ranks), and a Python package MPI file (calls, not
+# (more processes than ranks), a killed recording, and a Python package MPI file (calls, not
 # events: read whole in every process). Verbs: summary, ranks, inspect,
 # report -o - (with and without a rank selection), check. A missing file
 # is reported once with the serial status; a command built without the
@@ -65,6 +65,19 @@ same ranks_many_4 4 ranks "$work/many.h5"
 # more processes than ranks: some read nothing
 same summary_one_3 3 summary "$work/one.h5"
 same report_one_3 3 report -o - "$work/one.h5"
+# a killed recording (the incomplete run's note counts the open calls of
+# the share that read them): killed once its file reads
+"$gen" record "$work/killed.h5" 2000000000 2 >/dev/null &
+recorder=$!
+for _ in $(seq 300); do
+  sleep 0.1
+  env -u ASAN_OPTIONS "$cli" summary "$work/killed.h5" >/dev/null 2>&1 && break
+done
+kill -9 $recorder
+wait $recorder 2>/dev/null
+same summary_killed_2 2 summary "$work/killed.h5"
+grep -q "Incomplete run" "$work/summary_killed_2.serial" || fail "the killed run reads as complete"
+same summary_killed_3 3 summary "$work/killed.h5"
 # check compares on rank 0 alone: printed once, same verdict and status
 same check_same_2 2 check "$work/many.h5" "$work/many.h5"
 # the report names its output file on stdout; the file is the same too
