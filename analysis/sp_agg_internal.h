@@ -78,6 +78,8 @@ typedef struct sp__pass {
     size_t next_rank;
     pthread_mutex_t next_lock;
     int status;                 /* the first failure */
+    char message[1024];         /* its message (set on a worker thread: sp_last_error()
+                                   is per thread) */
     bool *share;                /* opts.nparts > 1: the ranks of opts.part (opts.ranks
                                    points here) */
 } sp__pass;

@@ -621,8 +621,10 @@ static void *worker_main(void *arg)
             rc = p->opts.observer->rank_done(p->opts.observer->ud, r);
         if (rc) {
             pthread_mutex_lock(&p->next_lock);
-            if (!p->status)
+            if (!p->status) {
                 p->status = rc;
+                snprintf(p->message, sizeof p->message, "%s", sp_last_error());
+            }
             pthread_mutex_unlock(&p->next_lock);
         }
     }
@@ -657,6 +659,7 @@ int sp__pass_run(sp__pass *p)
     }
     p->next_rank = 0;
     p->status = 0;
+    p->message[0] = '\0';
     unsigned n = worker_count(p);
     pthread_t tid[8];
     unsigned started = 0;
@@ -666,6 +669,9 @@ int sp__pass_run(sp__pass *p)
     worker_main(p); /* this thread works too */
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    /* The failure's message, on the caller's thread whichever worker met it. */
+    if (p->status && p->message[0])
+        sp__error(p->status, "%s", p->message);
     return p->status;
 }
 

@@ -8,8 +8,9 @@
 # (more processes than ranks), a killed recording, and a Python package MPI file (calls, not
 # events: read whole in every process). Verbs: summary, ranks, inspect,
 # report -o - (with and without a rank selection), check. A missing file
-# is reported once with the serial status; a command built without the
-# helper says so once and prints the serial output.
+# and a file with damaged events in one rank are reported once with the
+# serial status and message; a command built without the helper says so
+# once and prints the serial output.
 #
 #   check_mpi_cli.sh MPIRUN SCOPE_PROFILER HALO_MPI GEN_BIG_RUN PY_MPI_FILE
 set -u
@@ -86,17 +87,35 @@ same check_same_2 2 check "$work/many.h5" "$work/many.h5"
   fail "report to a file under mpirun"
 cmp -s "$work/serial.html" "$work/mpi.html" || fail "report file differs under mpirun -n 2"
 
-# A missing file: the serial status, the message once (mpirun adds its own
-# lines about the status).
-"$cli" summary "$work/nope.h5" >/dev/null 2>"$work/nope.serial"
-want=$?
-mpi 3 "${env_args[@]}" "$cli" summary "$work/nope.h5" >"$work/nope.out" 2>"$work/nope.mpi"
-got=$?
-[ $want -ne 0 ] && [ $got -eq $want ] || fail "missing file: exit $got under mpirun, $want alone"
-[ -s "$work/nope.out" ] && fail "missing file: output on stdout"
-msg=$(cat "$work/nope.serial")
-[ "$(grep -cxF -- "$msg" "$work/nope.mpi")" = 1 ] ||
-  { cat "$work/nope.mpi"; fail "missing file: '$msg' not reported exactly once"; }
+# failing NAME N ARGS...: the serial status and stderr line, the line once
+# under mpirun (which adds its own lines about the status), no output
+failing() {
+  local name=$1 n=$2
+  shift 2
+  env -u ASAN_OPTIONS "$cli" "$@" >"$work/$name.serial" 2>"$work/$name.serial.err"
+  local want=$?
+  mpi "$n" "${env_args[@]}" "$cli" "$@" >"$work/$name.mpi" 2>"$work/$name.mpi.err"
+  local got=$?
+  [ $want -ne 0 ] && [ $got -eq $want ] || fail "$name: exit $got under mpirun -n $n, $want alone"
+  [ -s "$work/$name.mpi" ] && fail "$name: output on stdout"
+  local msg
+  msg=$(cat "$work/$name.serial.err")
+  [ "$(grep -cxF -- "$msg" "$work/$name.mpi.err")" = 1 ] ||
+    { cat "$work/$name.mpi.err"; fail "$name: '$msg' not reported exactly once"; }
+  cases=$((cases + 1))
+}
+failing missing_3 3 summary "$work/nope.h5"
+# Damaged event blocks of one rank: the process that reads it fails (its
+# message reaches rank 0's stderr as the serial command's); 30 % into the
+# file a rank of the first process's share, 80 % one of the second's.
+"$gen" ranks "$work/eight.h5" 8 200000 >/dev/null || fail "gen_big_run ranks 8"
+for pct in 30 80; do
+  cp "$work/eight.h5" "$work/damaged$pct.h5"
+  size=$(stat -c %s "$work/damaged$pct.h5")
+  printf '\xff%.0s' $(seq 512) |
+    dd of="$work/damaged$pct.h5" bs=1 seek=$((size * pct / 100)) conv=notrunc status=none
+  failing "damaged${pct}_2" 2 summary "$work/damaged$pct.h5"
+done
 
 # A command without the helper beside it (a build without MPI): rank 0
 # says so once and prints the serial output; the other ranks print nothing.
