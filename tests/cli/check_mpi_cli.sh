@@ -32,21 +32,28 @@ mpi 4 "${env_args[@]}" "$halo" "$work/halo.h5" 30 >"$work/rec.txt" 2>&1 ||
 "$gen" record "$work/one.h5" 20000 2 >/dev/null || fail "gen_big_run record"
 cp "$pympi" "$work/py.h5"
 
+# both NAME N ARGS...: the command alone and under mpirun -n N, outputs in
+# $work/NAME.{serial,mpi}[.err], statuses in want and got
+both() {
+  local name=$1 n=$2
+  shift 2
+  env -u ASAN_OPTIONS "$cli" "$@" >"$work/$name.serial" 2>"$work/$name.serial.err"
+  want=$?
+  mpi "$n" "${env_args[@]}" "$cli" "$@" >"$work/$name.mpi" 2>"$work/$name.mpi.err"
+  got=$?
+  cases=$((cases + 1))
+}
+
 # same NAME N ARGS...: serial vs N processes
 cases=0
 same() {
   local name=$1 n=$2
-  shift 2
-  env -u ASAN_OPTIONS "$cli" "$@" >"$work/$name.serial" 2>"$work/$name.serial.err"
-  local want=$?
-  mpi "$n" "${env_args[@]}" "$cli" "$@" >"$work/$name.mpi" 2>"$work/$name.mpi.err"
-  local got=$?
+  both "$@"
   [ $got -eq $want ] || { cat "$work/$name.mpi.err"; fail "$name: exit $got under mpirun -n $n, $want alone"; }
   [ -s "$work/$name.serial" ] || fail "$name: no output ($want)"
   cmp -s "$work/$name.serial" "$work/$name.mpi" ||
     { diff "$work/$name.serial" "$work/$name.mpi" | head -20; fail "$name: output differs under mpirun -n $n"; }
   [ -s "$work/$name.mpi.err" ] && { cat "$work/$name.mpi.err"; fail "$name: stderr under mpirun -n $n"; }
-  cases=$((cases + 1))
 }
 
 for n in 2 3; do
@@ -91,18 +98,13 @@ cmp -s "$work/serial.html" "$work/mpi.html" || fail "report file differs under m
 # under mpirun (which adds its own lines about the status), no output
 failing() {
   local name=$1 n=$2
-  shift 2
-  env -u ASAN_OPTIONS "$cli" "$@" >"$work/$name.serial" 2>"$work/$name.serial.err"
-  local want=$?
-  mpi "$n" "${env_args[@]}" "$cli" "$@" >"$work/$name.mpi" 2>"$work/$name.mpi.err"
-  local got=$?
+  both "$@"
   [ $want -ne 0 ] && [ $got -eq $want ] || fail "$name: exit $got under mpirun -n $n, $want alone"
   [ -s "$work/$name.mpi" ] && fail "$name: output on stdout"
   local msg
   msg=$(cat "$work/$name.serial.err")
   [ "$(grep -cxF -- "$msg" "$work/$name.mpi.err")" = 1 ] ||
     { cat "$work/$name.mpi.err"; fail "$name: '$msg' not reported exactly once"; }
-  cases=$((cases + 1))
 }
 failing missing_3 3 summary "$work/nope.h5"
 # Damaged event blocks of one rank: the process that reads it fails (its
@@ -126,5 +128,5 @@ cmp -s "$work/summary_many_2.serial" "$work/nohelper.out" || fail "no helper: ou
 [ "$(grep -c 'built without MPI' "$work/nohelper.err")" = 1 ] ||
   { cat "$work/nohelper.err"; fail "no helper: not said once"; }
 
-echo "mpi cli: $cases cases identical"
+echo "mpi cli: $cases cases as the command alone"
 echo "mpi cli: ok"
