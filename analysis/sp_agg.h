@@ -38,6 +38,20 @@
 extern "C" {
 #endif
 
+/* Number of equal segments a rank's time is cut into (SP_AGG_SEGMENTS). */
+#define SP_AGG_NSEGS 10
+
+/* What the comparison needs besides histograms (SP_AGG_SEGMENTS), of a
+ * region or a call path on one rank; [0] of call durations, [1] of own
+ * times. The rank's time, from its first call's start to its last call's
+ * end, is cut into SP_AGG_NSEGS equal segments; a call counts in the
+ * segment it started in. A call's wait is its time x its thread's measured
+ * wait share for a CPU at its start (sp_sched.h; 0 without samples). */
+typedef struct sp_agg_segs {
+    double time_ns[2][SP_AGG_NSEGS];
+    double wait_ns[2];
+} sp_agg_segs;
+
 /* One region on one rank (all its threads). */
 typedef struct sp_agg_region {
     int32_t region;       /* run region id */
@@ -51,6 +65,7 @@ typedef struct sp_agg_region {
     long double sumsq;    /* of durations, ns^2 */
     sp_hist hist;         /* call durations */
     sp_hist own_hist;     /* each call's own time */
+    sp_agg_segs segs;     /* SP_AGG_SEGMENTS, else zero */
 } sp_agg_region;
 
 /* One key (region id or rank-local path node) on one thread of a rank. */
@@ -72,6 +87,7 @@ typedef struct sp_agg_node {
 typedef struct sp_agg_node_hist {
     int32_t node;         /* local node */
     sp_hist hist, own_hist;
+    sp_agg_segs segs;     /* SP_AGG_SEGMENTS, else zero */
 } sp_agg_node_hist;
 
 /* Duration over time of one region (SP_AGG_SERIES): calls binned by start
@@ -151,6 +167,15 @@ typedef struct sp_agg sp_agg;
 #define SP_AGG_SERIES 2u     /* per region duration over time */
 #define SP_AGG_LANES 4u      /* per thread: calls spanning blocks (windows of calls) */
 #define SP_AGG_LOD 8u        /* per thread: the timeline's level-of-detail index (implies LANES) */
+#define SP_AGG_SEGMENTS 16u  /* per region (and with NODE_HIST per path) and rank: time by
+                                segment of the rank's span and waits for a CPU (sp_agg_segs;
+                                the comparisons). Costs a look-up of the thread's wait
+                                share per call and a read of each thread's last block
+                                first; ignored by sp_agg_follow_* */
+/* Not for the pass but for the reader (sp_run_read, sp_run_source_open_ex):
+ * the header without each rank's metadata and thread names (a schema v2
+ * file, SP_H5_STREAM_LEAN), for verbs that print neither (summary, ranks). */
+#define SP_AGG_LEAN_HEADER 32u
 
 /* A call as the pass hands it to observers, when it ends (calls still open
  * at the end of the stream when the stream ends, cut there). */

@@ -206,6 +206,7 @@ static int filter_rank(sp_agg_rank *o, const bool *keep, size_t nkeep)
                 if (sp_hist_merge(&same->hist, &h->hist) ||
                     sp_hist_merge(&same->own_hist, &h->own_hist))
                     rc = SP_ENOMEM;
+                sp__agg_segs_merge(&same->segs, &h->segs);
             }
             sp_hist_free(&h->hist);
             sp_hist_free(&h->own_hist);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 
 #include "sp_agg.h"
+#include "sp_sched.h"
 #include "sp_u64map.h"
 
 /* One open call on a thread's stack. */
@@ -48,6 +49,11 @@ typedef struct sp__rank_state {
     sp_agg_lane *lanes;         /* SP_AGG_LANES: by thread (nthreads entries) */
     size_t *cap_spans;          /* room in lanes[t].spans */
     size_t next_block;          /* blocks [0, next_block) replayed */
+    /* SP_AGG_SEGMENTS: the rank's span (its clock) and wait shares. */
+    bool segs_ready;
+    int64_t seg_t0;
+    double seg_per_ns;          /* SP_AGG_NSEGS / span (0: no span) */
+    sp_sched_index sched;
     bool stopped;               /* met damaged blocks: nothing more is read */
 } sp__rank_state;
 
@@ -131,6 +137,16 @@ void sp__agg_rank_out_free(sp_agg_rank *out);
 int sp__agg_rank_clone(sp__rank_state *dst, const sp__rank_state *src);
 /* A deep copy of an sp_agg_rank. 0 or SP_ENOMEM (dst zeroed). */
 int sp__agg_rank_out_copy(sp_agg_rank *dst, const sp_agg_rank *src);
+
+/* Add b's segments and waits to a's (SP_AGG_SEGMENTS). */
+static inline void sp__agg_segs_merge(sp_agg_segs *a, const sp_agg_segs *b)
+{
+    for (int w = 0; w < 2; w++) {
+        for (int k = 0; k < SP_AGG_NSEGS; k++)
+            a->time_ns[w][k] += b->time_ns[w][k];
+        a->wait_ns[w] += b->wait_ns[w];
+    }
+}
 
 /* ---- saturating arithmetic: crafted files must not overflow ---- */
 static inline int64_t sp__sat_add(int64_t a, int64_t b)

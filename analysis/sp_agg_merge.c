@@ -249,7 +249,9 @@ int sp_agg_follow_new(sp_event_source *src, const sp_agg_opts *opts, sp_agg_foll
     if (!f)
         return sp__error(SP_ENOMEM, "out of memory");
     sp_agg_opts o = opts ? *opts : (sp_agg_opts){0};
-    o.flags &= ~SP_AGG_LOD; /* sized for the blocks at open: built for finished runs */
+    /* LOD: sized for the blocks at open, built for finished runs; segments:
+     * cut from the span at open, which a growing run outgrows. */
+    o.flags &= ~(SP_AGG_LOD | SP_AGG_SEGMENTS);
     int rc = sp__pass_new(src, &o, &f->p);
     if (rc) {
         free(f);

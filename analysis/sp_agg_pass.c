@@ -204,6 +204,25 @@ static int make_lods(rank_job *j)
     return rc;
 }
 
+/* A call into its region's (or path's) segments and waits (SP_AGG_SEGMENTS):
+ * into segment k (of its start in the rank's span, segs_slot), its time x
+ * its thread's wait share for a CPU at its start. */
+static void segs_add(sp_agg_segs *s, size_t k, double share, int64_t dur, int64_t own)
+{
+    s->time_ns[0][k] += (double)dur;
+    s->time_ns[1][k] += (double)own;
+    s->wait_ns[0] += (double)dur * share;
+    s->wait_ns[1] += (double)own * share;
+}
+
+/* The segment of a call starting at `start`. */
+static size_t segs_slot(const sp__rank_state *rs, int64_t start)
+{
+    /* In doubles: hostile clocks span more than int64 (INT64_MIN..MAX). */
+    double at = start > rs->seg_t0 ? ((double)start - (double)rs->seg_t0) * rs->seg_per_ns : 0;
+    return at < SP_AGG_NSEGS ? (size_t)at : SP_AGG_NSEGS - 1;
+}
+
 /* The innermost open call of th ends at t (cut: the stream ended first). */
 static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool cut)
 {
@@ -258,10 +277,19 @@ static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool c
     o->calls++;
 
     sp__pass *p = j->p;
+    sp_agg_node_hist *h = NULL;
     if (p->opts.flags & SP_AGG_NODE_HIST) {
-        sp_agg_node_hist *h = sp__agg_node_hist(rs, f->node);
+        h = sp__agg_node_hist(rs, f->node);
         if (!h || sp_hist_add(&h->hist, dur) || sp_hist_add(&h->own_hist, own))
             return oom(j);
+    }
+    if (p->opts.flags & SP_AGG_SEGMENTS) {
+        /* Slot and wait share once for the region and its path. */
+        size_t k = segs_slot(rs, f->start);
+        double share = sp_sched_share_at(&rs->sched, j->w->cur_thread, f->start);
+        segs_add(&r->segs, k, share, dur, own);
+        if (h)
+            segs_add(&h->segs, k, share, dur, own);
     }
     int64_t start = sp__sat_add(f->start, j->offset), end = sp__sat_add(t, j->offset);
     if (!o->has_span || start < o->first_ns)
@@ -398,6 +426,51 @@ static int on_block(void *ud, const sp_event_batch *b)
     return rc;
 }
 
+static int last_time(void *ud, const sp_event_batch *b)
+{
+    int64_t *t1 = ud;
+    if (b->n && b->t_ns[b->n - 1] > *t1)
+        *t1 = b->t_ns[b->n - 1];
+    return 0;
+}
+
+/* The rank's span for SP_AGG_SEGMENTS before its calls are replayed: from
+ * its first event (the blocks' first times) to its last, the last event of
+ * each thread's last block (read ahead: one block per thread; a thread's
+ * calls still open there are cut at that event). A last block that cannot
+ * be read (a torn write) leaves the blocks' last first time as the end:
+ * later calls count in the last segment. And the rank's wait shares. */
+static int segs_prepare(rank_job *j)
+{
+    sp__rank_state *rs = j->rs;
+    sp_event_source *src = j->p->src;
+    size_t r = j->rank, nb = src->nblocks[r];
+    if (rs->segs_ready)
+        return 0;
+    int64_t t0 = INT64_MAX, t1 = INT64_MIN;
+    size_t nt = src->run->ranks[r].nthreads;
+    size_t *last = calloc(nt ? nt : 1, sizeof *last); /* block + 1; 0: none */
+    if (!last)
+        return oom(j);
+    for (size_t b = 0; b < nb; b++) {
+        const sp_block *blk = &src->blocks[r][b];
+        t0 = blk->t0_ns < t0 ? blk->t0_ns : t0;
+        t1 = blk->t0_ns > t1 ? blk->t0_ns : t1;
+        if (blk->thread >= 0 && (size_t)blk->thread < nt)
+            last[blk->thread] = b + 1;
+    }
+    for (size_t t = 0; t < nt; t++)
+        if (last[t] && sp_event_source_read(src, r, last[t] - 1, last[t], last_time, &t1))
+            sp__error_clear();
+    free(last);
+    rs->seg_t0 = t0;
+    rs->seg_per_ns = t1 > t0 ? SP_AGG_NSEGS / ((double)t1 - (double)t0) : 0;
+    if (sp_sched_index_build(&src->run->ranks[r], &rs->sched))
+        return oom(j);
+    rs->segs_ready = true;
+    return 0;
+}
+
 /* Replay the rank's blocks not yet replayed. */
 static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
 {
@@ -414,6 +487,8 @@ static int replay_rank(sp__pass *p, sp__worker *w, size_t r)
         sp__agg_worker_load(w, rs, run->nregions))
         return oom(&j);
     if ((p->opts.flags & SP_AGG_LOD) && make_lods(&j))
+        return SP_ENOMEM;
+    if ((p->opts.flags & SP_AGG_SEGMENTS) && segs_prepare(&j))
         return SP_ENOMEM;
     int rc = sp_event_source_read(src, r, rs->next_block, src->nblocks[r], on_block, &j);
     if (rc == SP_EFORMAT && !src->complete && !j.hard) {

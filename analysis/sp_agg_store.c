@@ -103,6 +103,7 @@ sp_agg_node_hist *sp__agg_node_hist(sp__rank_state *rs, int32_t node)
                  sizeof *o->node_hists))
             return NULL;
         sp_agg_node_hist *h = &o->node_hists[o->nnode_hists];
+        memset(h, 0, sizeof *h);
         h->node = node;
         sp_hist_init(&h->hist);
         sp_hist_init(&h->own_hist);
@@ -161,6 +162,8 @@ void sp__agg_rank_free_state(sp__rank_state *rs)
     sp_u64map_free(&rs->child_map);
     free(rs->node_hist_slot);
     rs->node_hist_slot = NULL;
+    sp_sched_index_free(&rs->sched);
+    rs->segs_ready = false;
     rs->cap_node_hist_slot = 0;
     for (size_t t = 0; t < rs->nthreads; t++)
         free(rs->threads[t].stack);

@@ -16,7 +16,8 @@
 #include "sp_run_read.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
-#define WIRE_VERSION 2u /* 2: sums of squares exact (two doubles) */
+#define WIRE_VERSION 3u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
+                             exact (two doubles) */
 
 /* ---- writing ---- */
 
@@ -133,7 +134,17 @@ static void put_lanes(wbuf *b, const sp_agg_rank *o)
     }
 }
 
-static void put_rank(wbuf *b, const sp_agg_rank *o)
+/* SP_AGG_SEGMENTS */
+static void put_segs(wbuf *b, const sp_agg_segs *s)
+{
+    for (int w = 0; w < 2; w++) {
+        for (int k = 0; k < SP_AGG_NSEGS; k++)
+            putd(b, s->time_ns[w][k]);
+        putd(b, s->wait_ns[w]);
+    }
+}
+
+static void put_rank(wbuf *b, const sp_agg_rank *o, bool segs)
 {
     put64(b, o->read);
     put64(b, o->calls);
@@ -164,6 +175,8 @@ static void put_rank(wbuf *b, const sp_agg_rank *o)
         putd(b, (double)(r->sumsq - hi));
         put_hist(b, &r->hist);
         put_hist(b, &r->own_hist);
+        if (segs)
+            put_segs(b, &r->segs);
     }
     put_cells(b, o->region_cells, o->nregion_cells);
     put64(b, o->nnodes);
@@ -177,6 +190,8 @@ static void put_rank(wbuf *b, const sp_agg_rank *o)
         put64(b, (uint64_t)(int64_t)o->node_hists[i].node);
         put_hist(b, &o->node_hists[i].hist);
         put_hist(b, &o->node_hists[i].own_hist);
+        if (segs)
+            put_segs(b, &o->node_hists[i].segs);
     }
     put_lanes(b, o);
 }
@@ -190,7 +205,7 @@ int sp_agg_encode(const sp_agg *a, uint8_t **out, size_t *len)
     put64(&b, a->nranks);
     put64(&b, a->nregions);
     for (size_t r = 0; r < a->nranks; r++)
-        put_rank(&b, &a->ranks[r]);
+        put_rank(&b, &a->ranks[r], a->flags & SP_AGG_SEGMENTS);
     put64(&b, a->series != NULL);
     for (size_t g = 0; a->series && g < a->nregions; g++) {
         const sp_agg_series *s = &a->series[g];
@@ -401,7 +416,20 @@ static void get_lanes(rbuf *b, sp_agg_rank *o, int64_t nthreads, int64_t nregion
     }
 }
 
-static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nregions)
+/* SP_AGG_SEGMENTS: sums of times, never negative nor infinite. */
+static void get_segs(rbuf *b, sp_agg_segs *s)
+{
+    for (int w = 0; w < 2; w++) {
+        for (int k = 0; k < SP_AGG_NSEGS; k++) {
+            double d = getd(b);
+            s->time_ns[w][k] = isfinite(d) && d >= 0 ? d : 0;
+        }
+        double d = getd(b);
+        s->wait_ns[w] = isfinite(d) && d >= 0 ? d : 0;
+    }
+}
+
+static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nregions, bool segs)
 {
     /* Threads: the header's table, or as many as a hand-built run used. */
     int64_t nthreads = rk->nthreads ? (int64_t)rk->nthreads : INT32_MAX;
@@ -443,6 +471,8 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         r->sumsq = isfinite(hi) && isfinite(lo) && sq >= 0 ? sq : 0;
         get_hist(b, &r->hist);
         get_hist(b, &r->own_hist);
+        if (segs)
+            get_segs(b, &r->segs);
         if (!b->bad && (r->hist.count != r->calls || r->own_hist.count != r->calls ||
                         r->nested > r->calls || r->min_ns > r->max_ns))
             b->bad = 1;
@@ -485,6 +515,8 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         o->node_hists[i].node = get_id(b, 0, (int64_t)o->nnodes);
         get_hist(b, &o->node_hists[i].hist);
         get_hist(b, &o->node_hists[i].own_hist);
+        if (segs)
+            get_segs(b, &o->node_hists[i].segs);
     }
     if (!b->bad)
         get_lanes(b, o, nthreads, nregions);
@@ -544,7 +576,8 @@ int sp_agg_decode(const uint8_t *buf, size_t len, const sp_run *run, sp_agg **ou
     if (!b.bad && !(a->ranks = calloc(a->nranks ? a->nranks : 1, sizeof *a->ranks)))
         b.bad = 2;
     for (size_t r = 0; r < a->nranks && !b.bad; r++)
-        get_rank(&b, &a->ranks[r], &run->ranks[r], (int64_t)a->nregions);
+        get_rank(&b, &a->ranks[r], &run->ranks[r], (int64_t)a->nregions,
+                 a->flags & SP_AGG_SEGMENTS);
     get_series(&b, a);
     if (!b.bad && b.at != b.n)
         b.bad = 1;

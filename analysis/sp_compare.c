@@ -424,6 +424,13 @@ static sp_cmp_why relevance(const sp_compare *c, double change_pct, double impac
     return SP_CMP_WHY_NONE;
 }
 
+/* A change of a total (s) beyond the common change's share of it
+ * (common, s), or 0 when the common change explains it or turns it around. */
+static double beyond_common(double change, double common)
+{
+    return change * (change - common) > 0 ? change - common : 0;
+}
+
 static void decide(sp_cmp_entry *e, const sp_compare *c)
 {
     e->change_pct = 100 * (e->ratio - 1);
@@ -466,8 +473,8 @@ static void decide(sp_cmp_entry *e, const sp_compare *c)
     /* Judged like the typical change: beyond what the common change
      * would make of the base's total. */
     double common = (c->common_ratio - 1) * base;
-    double raw_rel = raw * (raw - common) > 0 ? raw - common : 0;
-    double diff_rel = e->total_diff_s * (e->total_diff_s - common) > 0 ? e->total_diff_s - common : 0;
+    double raw_rel = beyond_common(raw, common);
+    double diff_rel = beyond_common(e->total_diff_s, common);
     if (e->total_tested && e->total_raw_clear && base > 0 &&
         relevance(c, 100 * raw_rel / base, raw_rel) == SP_CMP_WHY_NONE) {
         if (e->total_net_clear &&
@@ -720,10 +727,11 @@ static int read_runs(work *w, const sp_run *const *base, size_t nb, const sp_run
         const sp_run *run = j < nb ? base[j] : cand[j - nb];
         if (!run)
             return sp__error(SP_EINVAL, "compare: NULL run");
-        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree, &w->keys);
+        rc = sp__cmp_run_keys(j < nb ? &w->br[j] : &w->cr[j - nb], run, o->tree,
+                              SP_AGG_SEGMENTS, &w->keys);
     }
     for (size_t j = 0; j < nb + nc && !rc; j++)
-        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->tree, o->own);
+        rc = sp__cmp_run_figures(j < nb ? &w->br[j] : &w->cr[j - nb], w->keys.n, o->own);
     return rc;
 }
 

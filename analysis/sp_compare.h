@@ -97,6 +97,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_model.h"
 #include "sp_sched.h"
@@ -264,15 +265,22 @@ typedef struct sp_compare {
     size_t n_filtered;       /* regions left out by the filter */
 } sp_compare;
 
+/* The aggregates (SP_AGG_* flags, sp_agg.h) a run read aggregate-first
+ * needs for sp_compare_runs: segments and waits for a CPU, and with tree
+ * the per-path histograms. */
+#define SP_COMPARE_AGG_FLAGS(tree) (SP_AGG_SEGMENTS | ((tree) ? SP_AGG_NODE_HIST : 0u))
+
 /*
- * Compare runs: base[0..nb), cand[0..nc), nb, nc >= 1. Runs need not be
- * analyzed, except with o->tree (call paths need sp_run_analyze()). o may be
- * NULL (defaults). NULL with sp_last_error() on SP_EINVAL (no runs, bad
- * option, tree on a run not analyzed) or SP_ENOMEM. One pass over each
- * run's calls builds the per (key, rank) figures, segments and duration
- * histograms (sp_hist.h: memory per distinct bucket, never per call); the
- * order statistics are read from the histograms (within
- * SP_HIST_REL_ERROR), HL from their weighted buckets.
+ * Compare runs: base[0..nb), cand[0..nc), nb, nc >= 1. Each run is read
+ * from its aggregates (run->agg) when they hold SP_COMPARE_AGG_FLAGS(tree);
+ * a run with calls in memory (built by hand, v1 files) goes through the
+ * aggregate pass here, so it need not be analyzed. o may be NULL
+ * (defaults). NULL with sp_last_error() on SP_EINVAL (no runs, bad option,
+ * a run read without those aggregates) or SP_ENOMEM. The per (key, rank)
+ * figures, segments and duration histograms (sp_hist.h: memory per
+ * distinct bucket, never per call) come from the aggregates; the order
+ * statistics are read from the histograms (within SP_HIST_REL_ERROR), HL
+ * from their weighted buckets.
  */
 sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *const *cand,
                             size_t nc, const sp_compare_options *o);

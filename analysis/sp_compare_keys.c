@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sp_compare_keys.c - keys shared by the runs of a comparison, and the
- * per-rank figures and duration histograms of each key in a run, in one
- * pass over its calls (see sp_compare_keys.h).
+ * per-rank figures and duration histograms of each key in a run, read from
+ * the run's aggregates (sp_agg.h; see sp_compare_keys.h).
  */
 #include "sp_compare_keys.h"
 
@@ -10,7 +10,9 @@
 #include <string.h>
 
 #include "sp_analysis.h"
+#include "sp_agg.h"
 #include "sp_analysis_internal.h"
+#include "sp_source_mem.h"
 #include "sp_error.h"
 
 #define NS_TO_S 1e-9
@@ -82,118 +84,130 @@ void sp__cmp_keys_free(sp__cmp_keys *k)
 
 /* ---------------------------------------------------------------- runs */
 
-/* Which regions (or tree nodes) have calls in the run. */
-static bool *local_used(const sp_run *run, size_t nlocal, bool tree)
+/* The aggregates of a run held in memory, with what the comparison needs
+ * (need: SP_AGG_* flags): one pass over its calls, as a file's. */
+static int own_aggregates(sp__cmp_run *r, const sp_run *run, unsigned need)
 {
-    bool *used = calloc(nlocal ? nlocal : 1, sizeof *used);
-    if (!used)
-        return NULL;
-    for (size_t r = 0; r < run->nranks; r++) {
-        const sp_rank_data *rk = &run->ranks[r];
-        for (size_t i = 0; i < rk->ncalls; i++) {
-            int32_t l = tree ? rk->tree_node[i] : rk->region[i];
-            if (l >= 0 && (size_t)l < nlocal)
-                used[l] = true;
-        }
+    sp_run *header = sp_run_copy_header(run);
+    r->own_src = header ? sp_source_mem_new(run, header) : NULL;
+    if (!r->own_src) {
+        sp_run_free(header);
+        return SP_ENOMEM;
     }
-    return used;
+    bool *sel = malloc((run->nranks ? run->nranks : 1) * sizeof *sel);
+    if (!sel)
+        return SP_ENOMEM;
+    for (size_t rr = 0; rr < run->nranks; rr++)
+        sel[rr] = !run->ranks[rr].excluded;
+    sp_agg_opts opts = {.flags = need, .ranks = sel, .threads = 1};
+    int rc = sp_agg_run(r->own_src, &opts, &r->own_agg);
+    free(sel);
+    r->agg = r->own_agg;
+    return rc;
 }
 
-static int tree_keys(sp__cmp_run *r, const sp_run *run, const bool *used, sp__cmp_keys *keys)
+/* The key of every region (or every rank's call path) with calls. */
+static int region_keys(sp__cmp_run *r, const sp_run *run, sp__cmp_keys *keys)
 {
-    const sp_tree *t = &run->tree;
-    /* Breadth-first from the root, so a parent's key exists before its
-     * children's; a path's key is its parent's path + SEP + name. */
-    int32_t *queue = malloc(t->nnodes * sizeof *queue);
-    if (!queue)
+    bool *used = calloc(run->nregions ? run->nregions : 1, sizeof *used);
+    r->region_key = malloc((run->nregions ? run->nregions : 1) * sizeof *r->region_key);
+    if (!used || !r->region_key) {
+        free(used);
         return SP_ENOMEM;
-    size_t head = 0, tail = 0;
-    queue[tail++] = 0;
+    }
+    for (size_t rr = 0; rr < r->agg->nranks; rr++) {
+        const sp_agg_rank *ar = &r->agg->ranks[rr];
+        for (size_t i = 0; i < ar->nregions; i++)
+            if (ar->regions[i].calls && ar->regions[i].region >= 0 &&
+                (size_t)ar->regions[i].region < run->nregions)
+                used[ar->regions[i].region] = true;
+    }
     int rc = 0;
-    while (head < tail && !rc) {
-        int32_t node = queue[head++];
-        for (int32_t c = t->nodes[node].first_child; c >= 0; c = t->nodes[c].next_sibling) {
-            if (tail < t->nnodes)
-                queue[tail++] = c;
-            int32_t reg = t->nodes[c].region;
-            if (!used[c] || reg < 0 || (size_t)reg >= run->nregions)
+    for (size_t g = 0; g < run->nregions; g++) {
+        r->region_key[g] = -1;
+        if (used[g] && !rc && (r->region_key[g] = sp__cmp_keys_intern(keys, run->region_names[g],
+                                                                        0, -1)) < 0)
+            rc = SP_ENOMEM;
+    }
+    free(used);
+    return rc;
+}
+
+/* A path's key is its parent's path + SEP + name (local nodes come parents
+ * first, so the parent's key exists). Nodes without calls (the root) get
+ * none; their children start at the top. */
+static int path_keys(sp__cmp_run *r, const sp_run *run, sp__cmp_keys *keys)
+{
+    r->node_key = calloc(r->nranks ? r->nranks : 1, sizeof *r->node_key);
+    if (!r->node_key)
+        return SP_ENOMEM;
+    for (size_t rr = 0; rr < r->nranks; rr++) {
+        const sp_agg_rank *ar = &r->agg->ranks[rr];
+        int32_t *nk = malloc((ar->nnodes ? ar->nnodes : 1) * sizeof *nk);
+        if (!(r->node_key[rr] = nk))
+            return SP_ENOMEM;
+        for (size_t i = 0; i < ar->nnodes; i++)
+            nk[i] = -1;
+        bool *used = calloc(ar->nnodes ? ar->nnodes : 1, sizeof *used);
+        if (!used)
+            return SP_ENOMEM;
+        for (size_t c = 0; c < ar->nnode_cells; c++)
+            if (ar->node_cells[c].calls && ar->node_cells[c].key >= 0 &&
+                (size_t)ar->node_cells[c].key < ar->nnodes)
+                used[ar->node_cells[c].key] = true;
+        int rc = 0;
+        for (size_t i = 1; i < ar->nnodes && !rc; i++) {
+            int32_t reg = ar->nodes[i].region, par = ar->nodes[i].parent;
+            if (!used[i] || reg < 0 || (size_t)reg >= run->nregions || par < 0 ||
+                (size_t)par >= i)
                 continue; /* no calls at this path (or a broken tree) */
-            int32_t pk = node == 0 ? -1 : r->local_key[node];
+            int32_t pk = nk[par];
             const char *name = run->region_names[reg];
             char *path = pk < 0 ? strdup(name)
                                 : sp__strdup_printf("%s%c%s", keys->keys[pk].path,
                                                     SP__CMP_PATH_SEP, name);
             int32_t depth = pk < 0 ? 1 : keys->keys[pk].depth + 1;
-            int32_t k = path ? sp__cmp_keys_intern(keys, path, depth, pk) : -1;
+            nk[i] = path ? sp__cmp_keys_intern(keys, path, depth, pk) : -1;
             free(path);
-            if (k < 0)
+            if (nk[i] < 0)
                 rc = SP_ENOMEM;
-            r->local_key[c] = k;
         }
+        free(used);
+        if (rc)
+            return rc;
     }
-    free(queue);
-    return rc;
+    return 0;
 }
 
-int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, sp__cmp_keys *keys)
+static bool calls_in_memory(const sp_run *run)
+{
+    for (size_t rr = 0; rr < run->nranks; rr++)
+        if (run->ranks[rr].ncalls)
+            return true;
+    return false;
+}
+
+int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, unsigned need,
+                     sp__cmp_keys *keys)
 {
     memset(r, 0, sizeof *r);
     r->run = run;
-    if (tree && !run->analyzed)
-        return sp__error(SP_EINVAL, "compare: call paths need an analyzed run");
-    r->nlocal = tree ? run->tree.nnodes : run->nregions;
-    r->local_key = malloc((r->nlocal ? r->nlocal : 1) * sizeof *r->local_key);
-    bool *used = r->local_key ? local_used(run, r->nlocal, tree) : NULL;
-    if (!used) {
-        free(r->local_key);
-        r->local_key = NULL;
-        return sp__error(SP_ENOMEM, "out of memory comparing runs");
+    r->tree = tree;
+    r->nranks = run->nranks;
+    need |= tree ? SP_AGG_NODE_HIST : 0;
+    if (run->agg && (run->agg->flags & need) == need && run->agg->nranks == run->nranks) {
+        r->agg = run->agg;
+    } else if (calls_in_memory(run) || sp_run_total_calls(run) == 0) {
+        int rc = own_aggregates(r, run, need);
+        if (rc)
+            return sp__error(rc, "%s", rc == SP_ENOMEM ? "out of memory comparing runs"
+                                                       : sp_last_error());
+    } else {
+        return sp__error(SP_EINVAL, "compare: %s was read without the comparison's aggregates",
+                         run->source_path ? run->source_path : "a run");
     }
-    for (size_t l = 0; l < r->nlocal; l++)
-        r->local_key[l] = -1;
-    int rc = 0;
-    if (tree && r->nlocal) {
-        rc = tree_keys(r, run, used, keys);
-    } else if (!tree) {
-        for (size_t g = 0; g < r->nlocal && !rc; g++) {
-            if (!used[g])
-                continue;
-            r->local_key[g] = sp__cmp_keys_intern(keys, run->region_names[g], 0, -1);
-            if (r->local_key[g] < 0)
-                rc = SP_ENOMEM;
-        }
-    }
-    free(used);
+    int rc = tree ? path_keys(r, run, keys) : region_keys(r, run, keys);
     return rc ? sp__error(SP_ENOMEM, "out of memory comparing runs") : 0;
-}
-
-void sp__cmp_own_durations(const sp_rank_data *rk, int64_t *own)
-{
-    for (size_t i = 0; i < rk->ncalls; i++)
-        own[i] = rk->end_ns[i] - rk->start_ns[i];
-    for (size_t i = 0; i < rk->ncalls; i++) {
-        int64_t p = sp__valid_parent(rk, i);
-        if (p >= 0)
-            own[p] -= rk->end_ns[i] - rk->start_ns[i];
-    }
-}
-
-static size_t max_rank_calls(const sp_run *run)
-{
-    size_t m = 0;
-    for (size_t r = 0; r < run->nranks; r++)
-        m = run->ranks[r].ncalls > m ? run->ranks[r].ncalls : m;
-    return m;
-}
-
-/* First start and last end of the rank's calls: its segments' span. */
-static void rank_span(const sp_rank_data *rk, int64_t *t0, int64_t *t1)
-{
-    *t0 = INT64_MAX, *t1 = INT64_MIN;
-    for (size_t i = 0; i < rk->ncalls; i++) {
-        *t0 = rk->start_ns[i] < *t0 ? rk->start_ns[i] : *t0;
-        *t1 = rk->end_ns[i] > *t1 ? rk->end_ns[i] : *t1;
-    }
 }
 
 /* Per key, what one rank adds up before it is averaged into the run's. */
@@ -202,13 +216,11 @@ typedef struct rank_acc {
     double *wait_ns, *seg_ns; /* seg: SP__CMP_SEGMENTS per key */
     uint64_t *calls;
     uint32_t *threads;
-    int64_t *last;
 } rank_acc;
 
 static void rank_acc_free(rank_acc *a)
 {
-    free(a->ns), free(a->wait_ns), free(a->seg_ns), free(a->calls), free(a->threads),
-        free(a->last);
+    free(a->ns), free(a->wait_ns), free(a->seg_ns), free(a->calls), free(a->threads);
 }
 
 static int rank_acc_alloc(rank_acc *a, size_t nkeys)
@@ -219,47 +231,56 @@ static int rank_acc_alloc(rank_acc *a, size_t nkeys)
     a->seg_ns = calloc(n * SP__CMP_SEGMENTS, sizeof *a->seg_ns);
     a->calls = calloc(n, sizeof *a->calls);
     a->threads = calloc(n, sizeof *a->threads);
-    a->last = malloc(n * sizeof *a->last);
-    if (!a->ns || !a->wait_ns || !a->seg_ns || !a->calls || !a->threads || !a->last)
-        return SP_ENOMEM;
-    for (size_t k = 0; k < n; k++)
-        a->last[k] = -1;
-    return 0;
+    return a->ns && a->wait_ns && a->seg_ns && a->calls && a->threads ? 0 : SP_ENOMEM;
 }
 
-/* One rank's calls into acc (times of calls, their estimated waits for a
- * CPU, by segment). owns: the rank's own durations or NULL (inclusive). */
-static int rank_add(sp__cmp_run *r, size_t rank, bool tree, const int64_t *owns,
-                    const sp_sched_index *ix, int64_t stamp_base, rank_acc *a)
+/* Key k's segments and waits on the rank (own: index 1 of sp_agg_segs). */
+static void acc_segs(rank_acc *a, int32_t k, const sp_agg_segs *sg, bool own)
 {
-    const sp_rank_data *rk = &r->run->ranks[rank];
-    int rc = 0;
-    int64_t t0, t1;
-    rank_span(rk, &t0, &t1);
-    double seg_per_ns = t1 > t0 ? SP__CMP_SEGMENTS / (double)(t1 - t0) : 0;
-    /* Calls come ordered by thread, so a (key, thread) pair is one run of
-     * calls: count a thread when the key's last thread changes. */
-    for (size_t i = 0; i < rk->ncalls; i++) {
-        int32_t k = sp__cmp_call_key(r, rk, i, tree);
+    a->wait_ns[k] += sg->wait_ns[own];
+    for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+        a->seg_ns[(size_t)k * SP__CMP_SEGMENTS + j] += sg->time_ns[own][j];
+}
+
+/* One rank's regions (or paths) into acc and the histograms. */
+static void rank_add(sp__cmp_run *r, size_t rank, bool own, rank_acc *a)
+{
+    const sp_agg_rank *ar = &r->agg->ranks[rank];
+    if (!r->tree) {
+        for (size_t i = 0; i < ar->nregions; i++) {
+            const sp_agg_region *g = &ar->regions[i];
+            int32_t k = g->region >= 0 && (size_t)g->region < r->run->nregions
+                            ? r->region_key[g->region] : -1;
+            if (k < 0 || !g->calls)
+                continue;
+            /* Every call's time (a call inside one of its region counts again). */
+            a->ns[k] += own ? g->own_ns : g->all_ns;
+            a->calls[k] += g->calls;
+            a->threads[k] += g->nthreads;
+            acc_segs(a, k, &g->segs, own);
+            r->hist[(size_t)k * r->nranks + rank] = own ? &g->own_hist : &g->hist;
+        }
+        return;
+    }
+    /* A path's cells: one per thread that ran it. */
+    const int32_t *nk = r->node_key[rank];
+    for (size_t c = 0; c < ar->nnode_cells; c++) {
+        const sp_agg_cell *cell = &ar->node_cells[c];
+        int32_t k = cell->key >= 0 && (size_t)cell->key < ar->nnodes ? nk[cell->key] : -1;
+        if (k < 0 || !cell->calls)
+            continue;
+        a->ns[k] += own ? cell->own_ns : cell->incl_ns;
+        a->calls[k] += cell->calls;
+        a->threads[k]++;
+    }
+    for (size_t i = 0; i < ar->nnode_hists; i++) {
+        const sp_agg_node_hist *h = &ar->node_hists[i];
+        int32_t k = h->node >= 0 && (size_t)h->node < ar->nnodes ? nk[h->node] : -1;
         if (k < 0)
             continue;
-        int64_t d = owns ? owns[i] : rk->end_ns[i] - rk->start_ns[i];
-        if (!rc)
-            rc = sp_hist_add(&r->hist[(size_t)k * r->nranks + rank], d);
-        double w = (double)d * sp_sched_share_at(ix, rk->thread[i], rk->start_ns[i]);
-        size_t j = (size_t)((double)(rk->start_ns[i] - t0) * seg_per_ns);
-        a->ns[k] += d;
-        a->wait_ns[k] += w;
-        a->seg_ns[(size_t)k * SP__CMP_SEGMENTS + (j < SP__CMP_SEGMENTS ? j : SP__CMP_SEGMENTS - 1)] +=
-            (double)d;
-        a->calls[k]++;
-        int64_t stamp = stamp_base + rk->thread[i];
-        if (a->last[k] != stamp) {
-            a->last[k] = stamp;
-            a->threads[k]++;
-        }
+        acc_segs(a, k, &h->segs, own);
+        r->hist[(size_t)k * r->nranks + rank] = own ? &h->own_hist : &h->hist;
     }
-    return rc;
 }
 
 /* Average the rank's sums per thread into the run's figures; reset acc. */
@@ -289,40 +310,35 @@ static void rank_fold(rank_acc *a, size_t nkeys, sp__cmp_fig *fig)
     }
 }
 
-int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
+/* Threads of the rank that made calls. */
+static size_t busy_threads(const sp_agg_rank *ar)
+{
+    size_t n = 0;
+    /* Region cells come by thread, then region. */
+    for (size_t i = 0; i < ar->nregion_cells; i++)
+        n += i == 0 || ar->region_cells[i].thread != ar->region_cells[i - 1].thread;
+    return n;
+}
+
+int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool own)
 {
     const sp_run *run = r->run;
-    size_t maxcalls = max_rank_calls(run);
     rank_acc a = {0};
     r->fig = calloc(nkeys ? nkeys : 1, sizeof *r->fig);
     r->nkeys = nkeys;
-    r->nranks = run->nranks;
-    r->hist = calloc(nkeys * run->nranks + 1, sizeof *r->hist); /* zeroed: empty */
-    int64_t *owns = own ? malloc((maxcalls ? maxcalls : 1) * sizeof *owns) : NULL;
-    if (!r->fig || !r->hist || rank_acc_alloc(&a, nkeys) || (own && !owns)) {
+    r->hist = calloc(nkeys * r->nranks + 1, sizeof *r->hist); /* NULL: no calls */
+    if (!r->fig || !r->hist || rank_acc_alloc(&a, nkeys)) {
         rank_acc_free(&a);
-        free(owns);
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
     }
-    int64_t stamp_base = 0; /* thread stamps never repeat across ranks */
-    int rc = 0;
-    for (size_t rr = 0; rr < run->nranks && !rc; rr++) {
-        const sp_rank_data *rk = &run->ranks[rr];
-        sp_sched_index ix;
-        if ((rc = sp_sched_index_build(rk, &ix)))
-            break;
-        if (own)
-            sp__cmp_own_durations(rk, owns);
-        rc = rank_add(r, rr, tree, owns, &ix, stamp_base, &a);
-        sp_sched_index_free(&ix);
+    for (size_t rr = 0; rr < r->nranks && rr < r->agg->nranks; rr++) {
+        if (!r->agg->ranks[rr].read)
+            continue;
+        rank_add(r, rr, own, &a);
         rank_fold(&a, nkeys, r->fig);
-        /* Threads that ran something (calls come grouped by thread). */
-        size_t busy = 0;
-        for (size_t i = 0; i < rk->ncalls; i++)
-            busy += i == 0 || rk->thread[i] != rk->thread[i - 1];
+        size_t busy = busy_threads(&r->agg->ranks[rr]);
         if (busy > r->threads_max)
             r->threads_max = busy;
-        stamp_base += (int64_t)rk->nthreads + (int64_t)INT32_MAX + 1;
     }
     for (size_t k = 0; k < nkeys; k++) {
         sp__cmp_fig *f = &r->fig[k];
@@ -338,17 +354,20 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own)
     r->span_s = sp_run_time_span(run, &t0, &t1) == 0 ? (double)(t1 - t0) * NS_TO_S : 0;
     sp_sched_run_summary(run, &r->sched, NULL);
     rank_acc_free(&a);
-    free(owns);
-    return rc ? sp__error(SP_ENOMEM, "out of memory comparing runs") : 0;
+    return 0;
 }
+
+const sp_hist sp__cmp_no_hist;
 
 void sp__cmp_run_free(sp__cmp_run *r)
 {
-    for (size_t i = 0; r->hist && i < r->nkeys * r->nranks; i++)
-        sp_hist_free(&r->hist[i]);
+    for (size_t rr = 0; r->node_key && rr < r->nranks; rr++)
+        free(r->node_key[rr]);
+    free(r->node_key);
+    free(r->region_key);
     free(r->hist);
-    free(r->local_key);
     free(r->fig);
+    sp_agg_free(r->own_agg);
+    sp_event_source_free(r->own_src);
     memset(r, 0, sizeof *r);
 }
-

@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "sp_agg.h"
+#include "sp_events.h"
 #include "sp_hist.h"
 #include "sp_model.h"
 #include "sp_sched.h"
@@ -40,8 +42,8 @@ void sp__cmp_keys_free(sp__cmp_keys *k);
 
 /* A run's time is cut into this many equal segments (per rank, from its
  * first call's start to its last call's end) for the within-run variation
- * of a region's total. */
-#define SP__CMP_SEGMENTS 10
+ * of a region's total (the aggregate pass's, sp_agg_segs). */
+#define SP__CMP_SEGMENTS SP_AGG_NSEGS
 
 /* What a run says about one key. Per rank figures are per thread that ran
  * the key, averaged over the ranks that ran it. */
@@ -58,46 +60,50 @@ typedef struct sp__cmp_fig {
                                 started in */
 } sp__cmp_fig;
 
-/* A run read for the comparison: the key of each call, per-key figures. */
+/* A run read for the comparison: its aggregates (the run's own when they
+ * hold what is needed, else computed from its calls in memory), the key of
+ * each region (or each rank's call path), per-key figures. */
 typedef struct sp__cmp_run {
     const sp_run *run;
-    int32_t *local_key; /* region id (or tree node) -> key, -1 = none */
-    size_t nlocal;
+    const sp_agg *agg;  /* run->agg or own_agg */
+    sp_agg *own_agg;    /* the pass over the run's calls, when needed */
+    sp_event_source *own_src; /* its source */
+    bool tree;
+    int32_t *region_key;  /* regions: run region id -> key, -1 = none */
+    int32_t **node_key;   /* tree: per rank, local node -> key */
     sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
     double span_s;      /* wall time of the run */
     size_t threads_max; /* threads with calls on the busiest rank */
     sp_sched_summary sched; /* how much the run waited for a CPU */
     size_t nkeys, nranks;
-    sp_hist *hist;      /* per key and rank (k * nranks + rank): the call
-                           durations (ns, own or inclusive as compared) */
+    const sp_hist **hist; /* per key and rank (k * nranks + rank): the call
+                           durations (ns, own or inclusive as compared),
+                           pointing into the aggregates; NULL: no calls */
 } sp__cmp_run;
+
+/* An empty histogram (what a key without calls on a rank has). */
+extern const sp_hist sp__cmp_no_hist;
 
 /* Key k's histogram on rank r. */
 static inline const sp_hist *sp__cmp_hist(const sp__cmp_run *r, int32_t k, size_t rank)
 {
-    return &r->hist[(size_t)k * r->nranks + rank];
+    const sp_hist *h = r->hist[(size_t)k * r->nranks + rank];
+    return h ? h : &sp__cmp_no_hist;
 }
 
 /* Register every region (or, with tree, every call path) of run that has
- * calls, filling r->local_key. 0, SP_EINVAL (tree on a run not analyzed) or
- * SP_ENOMEM. */
-int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, sp__cmp_keys *keys);
-
-/* The key of call i of rank rk (-1 = none). */
-static inline int32_t sp__cmp_call_key(const sp__cmp_run *r, const sp_rank_data *rk, size_t i,
-                                       bool tree)
-{
-    int32_t local = tree ? (rk->tree_node ? rk->tree_node[i] : -1) : rk->region[i];
-    return (local >= 0 && (size_t)local < r->nlocal) ? r->local_key[local] : -1;
-}
-
-/* Exclusive duration of every call of rk (own[i], ncalls entries). */
-void sp__cmp_own_durations(const sp_rank_data *rk, int64_t *own);
+ * calls. The run's aggregates serve when they have the flags `need`
+ * (SP_AGG_*: SP_AGG_SEGMENTS for the waits and segments; with tree,
+ * SP_AGG_NODE_HIST is added); else a run with calls in memory goes through
+ * the aggregate pass here. 0, SP_EINVAL (a run read without those
+ * aggregates and without calls) or SP_ENOMEM. */
+int sp__cmp_run_keys(sp__cmp_run *r, const sp_run *run, bool tree, unsigned need,
+                     sp__cmp_keys *keys);
 
 /* Per-key figures of the run over nkeys keys (after every run's keys are
- * registered), and the histograms of its call durations per key and rank:
- * what the run's aggregate pass gives. 0 or SP_ENOMEM. */
-int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool tree, bool own);
+ * registered), and the histograms of its call durations per key and rank,
+ * from its aggregates: own time or inclusive. 0 or SP_ENOMEM. */
+int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool own);
 
 void sp__cmp_run_free(sp__cmp_run *r);
 

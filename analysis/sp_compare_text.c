@@ -77,6 +77,13 @@ char *sp_cmp_fmt_time(double s, char *buf, size_t n)
     return buf;
 }
 
+/* Whether the common change's allowance is worth a word (it shows as
+ * %.1f: under 0.05 it would print 0.0). */
+static bool uneven_shown(const sp_compare *c)
+{
+    return c->uneven_pct >= 0.05;
+}
+
 const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *buf, size_t n)
 {
     char t[32];
@@ -87,7 +94,7 @@ const char *sp_cmp_why_text(const sp_compare *c, const sp_cmp_entry *e, char *bu
         snprintf(buf, n, "interval includes no change");
         break;
     case SP_CMP_WHY_SMALL_CHANGE:
-        if (c->uneven_pct >= 0.05)
+        if (uneven_shown(c))
             snprintf(buf, n, "clear, but within the %g %% budget + %.1f %% for the common change",
                      c->opts.min_change_pct, c->uneven_pct);
         else
@@ -214,7 +221,7 @@ char *sp_compare_common_text(const sp_compare *c, char *buf, size_t n)
         snprintf(buf, n, "none (fewer than 3 regions with an interval)");
     else {
         char uneven[128] = "";
-        if (c->uneven_pct >= 0.05)
+        if (uneven_shown(c))
             snprintf(uneven, sizeof uneven,
                      ", and its change counts beyond the budget + %.1f %% (a machine at another "
                      "speed does not change all code alike)",

@@ -21,8 +21,14 @@
 
 sp_event_source *sp_run_source_open(const char *path, int *status)
 {
+    return sp_run_source_open_ex(path, 0, status);
+}
+
+sp_event_source *sp_run_source_open_ex(const char *path, unsigned flags, int *status)
+{
     int rc = 0;
-    sp_event_source *src = sp_h5_stream_open(path, &rc);
+    sp_event_source *src =
+        sp_h5_stream_open_ex(path, (flags & SP_AGG_LEAN_HEADER) ? SP_H5_STREAM_LEAN : 0, &rc);
     if (!src && rc == SP_ENOTSUP) {
         /* Calls, not events: the whole run, streamed from memory. */
         sp_run *run = sp_h5_read(path, &rc);
@@ -73,7 +79,7 @@ int sp_run_attach_read(sp_run *run, sp_agg *agg)
 static sp_run *read_here(const char *path, const sp_agg_opts *opts, int *status)
 {
     int rc;
-    sp_event_source *src = sp_run_source_open(path, &rc);
+    sp_event_source *src = sp_run_source_open_ex(path, opts ? opts->flags : 0, &rc);
     sp_run *run = NULL;
     if (src && (rc = sp_run_aggregate(src, opts)) == 0)
         run = sp_event_source_take_run(src);

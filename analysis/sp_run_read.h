@@ -34,6 +34,11 @@ extern "C" {
  */
 sp_event_source *sp_run_source_open(const char *path, int *status);
 
+/* sp_run_source_open; with SP_AGG_LEAN_HEADER in flags (SP_AGG_*, the other
+ * bits ignored) a v2 file's ranks are read without their metadata and
+ * thread names (sp_h5_stream_open_ex). */
+sp_event_source *sp_run_source_open_ex(const char *path, unsigned flags, int *status);
+
 /*
  * The aggregate pass over src (sp_agg_run) attached to its header run
  * (sp_agg_attach: regions, tree, figures; src->run->agg), with file_state

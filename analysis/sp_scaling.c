@@ -98,12 +98,12 @@ static int fill(sp_scaling *s, const sp_run *const *runs, size_t n, const sp_sca
     for (size_t j = 0; j < n; j++) {
         if (!runs[j])
             return sp__error(SP_EINVAL, "scaling: NULL run");
-        int rc = sp__cmp_run_keys(&cr[j], runs[j], false, keys);
+        int rc = sp__cmp_run_keys(&cr[j], runs[j], false, 0, keys);
         if (rc)
             return rc;
     }
     for (size_t j = 0; j < n; j++) {
-        int rc = sp__cmp_run_figures(&cr[j], keys->n, false, o->own);
+        int rc = sp__cmp_run_figures(&cr[j], keys->n, o->own);
         if (rc)
             return rc;
     }

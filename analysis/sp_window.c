@@ -32,7 +32,7 @@ typedef struct wbuild {
     int oom;
 } wbuild;
 
-/* Room for at least `want` calls (grow: double, from 1024). */
+/* Room for at least `want` calls (grow: double, from 16). */
 static int reserve(wbuild *b, size_t want)
 {
     if (want <= b->cap)
@@ -66,7 +66,7 @@ static int grow(wbuild *b)
 {
     if (b->w->n < b->cap)
         return 0;
-    return reserve(b, b->cap ? 2 * b->cap : 1024);
+    return reserve(b, b->cap ? 2 * b->cap : 16);
 }
 
 static int push_open(wbuild *b, int64_t idx)
@@ -405,7 +405,9 @@ static int window_load(sp_event_source *src, const ix_lane *l, const sp_agg *agg
         bound += src->blocks[rank][l->block[j]].begins;
     if (max_calls && bound > max_calls)
         bound = max_calls;
-    int rc = bound > 1024 ? reserve(&b, (size_t)bound) : 0;
+    /* Small windows exactly too: 2^18 one-call lanes at 1024 calls each
+     * were gigabytes of allocator traffic. */
+    int rc = reserve(&b, bound ? (size_t)bound : 16);
     /* The calls open at the first block (or, when no block of the lane
      * starts before the window's end, the calls that span it): outermost
      * first. */

@@ -124,23 +124,6 @@ void sp__cli_report_open_error(const char *path)
         sp__cli_error("cannot read '%s': %s", path, *why ? why : "unknown error");
 }
 
-sp_run *sp__cli_open_run(const char *path)
-{
-    /* The file is read in a child process (sp_h5_read_isolated): a file that
-     * crashes or hangs libhdf5 ends in one line and exit status 2, never in a
-     * signal. SCOPE_PROFILER_READ_ISOLATION=0 reads in-process (debuggers). */
-    sp_run *run = sp_h5_isolation_enabled() ? sp_h5_read_isolated(path, NULL, NULL)
-                                            : sp_h5_read(path, NULL);
-    if (run && sp_run_analyze(run) != 0) {
-        sp_run_free(run);
-        run = NULL;
-    }
-    if (run)
-        return run;
-    sp__cli_report_open_error(path);
-    return NULL;
-}
-
 sp_run *(*sp__cli_reader)(const char *path, const sp_agg_opts *opts, int *status);
 
 sp_run *sp__cli_read(const char *path, const sp_agg_opts *opts)
@@ -187,12 +170,13 @@ sp_event_source *sp__cli_open_source(const char *path, unsigned flags)
 }
 
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
-                          const char *exclude, sp_run **run, sp_region_filter **filter)
+                          const char *exclude, unsigned flags, sp_run **run,
+                          sp_region_filter **filter)
 {
     *run = NULL;
     if (sp__cli_region_filter(verb, include, exclude, filter))
         return SP_CLI_EXIT_USAGE;
-    *run = sp__cli_open_agg(path, 0);
+    *run = sp__cli_open_agg(path, flags);
     if (*run)
         return 0;
     sp_region_filter_free(*filter);

@@ -65,13 +65,9 @@ int sp__cli_region_filter(const char *verb, const char *include, const char *exc
  * with sp_last_error()'s reason). */
 void sp__cli_report_open_error(const char *path);
 
-/* Read and analyze a run; on failure report one line naming the file and
- * return NULL. */
-sp_run *sp__cli_open_run(const char *path);
-
 /* The run at path read aggregate-first (sp_run_read.h): every summary, no
- * calls; flags are SP_AGG_* extras. NULL after printing the error, as
- * sp__cli_open_run(). */
+ * calls; flags are SP_AGG_* extras. On failure report one line naming the
+ * file and return NULL. */
 sp_run *sp__cli_open_agg(const char *path, unsigned flags);
 
 /* The same with every option of the pass (flags, rank selection): read in a
@@ -91,12 +87,13 @@ extern sp_run *(*sp__cli_reader)(const char *path, const struct sp_agg_opts *opt
  * sp_event_source_free() (it frees src->run). */
 sp_event_source *sp__cli_open_source(const char *path, unsigned flags);
 
-/* sp__cli_region_filter, then sp__cli_open_agg(path, 0): the pattern is
+/* sp__cli_region_filter, then sp__cli_open_agg(path, flags): the pattern is
  * checked before the file is read. 0 with *run (and *filter, NULL when
  * include and exclude are both NULL) set, or SP_CLI_EXIT_USAGE after
  * reporting the error, with nothing left to free. */
 int sp__cli_open_filtered(const char *verb, const char *path, const char *include,
-                          const char *exclude, sp_run **run, sp_region_filter **filter);
+                          const char *exclude, unsigned flags, sp_run **run,
+                          sp_region_filter **filter);
 
 /* --ranks LIST (sp_ranks.h): check it against the run's rank count, then
  * drop the other ranks' calls so every statistic covers these only; the

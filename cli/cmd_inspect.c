@@ -75,7 +75,7 @@ int sp__cmd_inspect(int argc, char **argv)
         return rc;
     sp_run *run;
     sp_region_filter *filter;
-    if (sp__cli_open_filtered(argv[0], argv[optind], include, exclude, &run, &filter))
+    if (sp__cli_open_filtered(argv[0], argv[optind], include, exclude, 0, &run, &filter))
         return SP_CLI_EXIT_USAGE;
     /* --ranks (sp_ranks.h): checked against the file's rank count, then the
      * other ranks lose their calls so every statistic covers these only. */

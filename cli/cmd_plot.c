@@ -11,6 +11,7 @@
 #include "cli_verbs.h"
 #include "export.h"
 #include "plot_args.h"
+#include "sp_compare.h"
 #include "plot_charts.h"
 #include "timeline_calls.h"
 #include "sp_agg.h"
@@ -94,6 +95,8 @@ static unsigned plot_flags(const bool *want, bool durations)
         f |= SP_AGG_SERIES;
     if (want[SP__CHART_TIMELINE])
         f |= SP_AGG_LANES;
+    if (want[SP__CHART_COMPARE])
+        f |= SP_COMPARE_AGG_FLAGS(false);
     return f;
 }
 
@@ -297,10 +300,7 @@ int sp__cmd_plot(int argc, char **argv)
                        want[SP__CHART_TIMESERIES];
     for (int i = 0; !rc && i < nfiles; i++) {
         const char *path = argv[optind + i];
-        /* Comparisons still read every call (analysis/sp_compare*.c). */
-        runs[i] = want[SP__CHART_COMPARE] || want[SP__CHART_SCALING]
-                      ? sp__open_with_calls(path, &sel.ranks, filter)
-                      : sp__open_selected(path, plot_flags(want, durations), &sel.ranks, filter);
+        runs[i] = sp__open_selected(path, plot_flags(want, durations), &sel.ranks, filter);
         if (!runs[i]) {
             rc = SP_CLI_EXIT_USAGE;
             break;

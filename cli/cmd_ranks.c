@@ -5,6 +5,7 @@
 
 #include "cli_common.h"
 #include "cli_verbs.h"
+#include "sp_agg.h"
 #include "sp_analysis.h"
 #include "sp_ranks.h"
 
@@ -58,7 +59,9 @@ int sp__cmd_ranks(int argc, char **argv)
         return rc;
     sp_run *run;
     sp_region_filter *filter;
-    if (sp__cli_open_filtered(argv[0], argv[optind], region, NULL, &run, &filter))
+    /* Regions across ranks: no rank's metadata or thread names are read. */
+    if (sp__cli_open_filtered(argv[0], argv[optind], region, NULL, SP_AGG_LEAN_HEADER, &run,
+                              &filter))
         return SP_CLI_EXIT_USAGE;
     bool *sel = NULL;
     size_t count = 0;

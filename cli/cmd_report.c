@@ -11,6 +11,7 @@
 #include "report.h"
 #include "sp_agg.h"
 #include "sp_colors.h"
+#include "sp_compare.h"
 
 static const char report_usage[] =
     "usage: " SP_CLI_NAME " report FILE [CANDIDATE | RUN...] [-o report.html] [OPTIONS]\n\n"
@@ -42,15 +43,15 @@ static void print_path(const char *path)
     printf("%s\n", path);
 }
 
-/* Read one input with the selection; NULL after reporting the error. One
- * run is read aggregate-first; a comparison or a scaling study still needs
- * every call of its runs (analysis/sp_compare*.c). */
+/* Read one input with the selection, aggregate-first (a comparison's runs
+ * with what the comparison model needs); NULL after reporting the error. */
 static sp_run *load(const char *path, const sp__rank_list *ranks, const sp_region_filter *filter,
                     int nfiles)
 {
-    if (nfiles > 1)
-        return sp__open_with_calls(path, ranks, filter);
-    return sp__open_selected(path, SP_AGG_SERIES | SP_AGG_LANES, ranks, filter);
+    unsigned flags = SP_AGG_SERIES | SP_AGG_LANES;
+    if (nfiles == 2)
+        flags |= SP_COMPARE_AGG_FLAGS(false);
+    return sp__open_selected(path, flags, ranks, filter);
 }
 
 int sp__cmd_report(int argc, char **argv)

@@ -196,7 +196,7 @@ int sp__cmd_scaling(int argc, char **argv)
     if (!rc && sp__cli_region_filter(argv[0], include, exclude, &filter))
         rc = SP_CLI_EXIT_USAGE;
     if (!rc)
-        rc = sp__run_list_open(&runs, false);
+        rc = sp__run_list_open(&runs, 0);
     sp_scaling *s = NULL;
     if (!rc) {
         o.filter = filter;

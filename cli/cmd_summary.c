@@ -6,6 +6,7 @@
 
 #include "cli_common.h"
 #include "cli_verbs.h"
+#include "sp_agg.h"
 #include "sp_analysis.h"
 
 static const char summary_usage[] =
@@ -65,7 +66,7 @@ int sp__cmd_summary(int argc, char **argv)
     const char *path = argv[optind];
     if (follow)
         return sp__summary_follow(path, interval);
-    sp_run *run = sp__cli_open_agg(path, 0);
+    sp_run *run = sp__cli_open_agg(path, SP_AGG_LEAN_HEADER); /* prints no rank metadata */
     if (!run)
         return SP_CLI_EXIT_USAGE;
     if (ranks) {

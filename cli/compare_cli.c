@@ -10,6 +10,7 @@
 
 #include "cli_common.h"
 #include "plot_args.h"
+#include "sp_agg.h"
 #include "sp_analysis_internal.h"
 
 /* ---------------------------------------------------------------- lists */
@@ -71,7 +72,7 @@ int sp__run_list_add(sp__run_list *l, const char *path, const char *verb)
     return 0;
 }
 
-int sp__run_list_open(sp__run_list *l, bool analyze)
+int sp__run_list_open(sp__run_list *l, unsigned flags)
 {
     l->runs = calloc(l->n ? l->n : 1, sizeof *l->runs);
     if (!l->runs) {
@@ -79,10 +80,7 @@ int sp__run_list_open(sp__run_list *l, bool analyze)
         return SP_CLI_EXIT_FAILURE;
     }
     for (size_t i = 0; i < l->n; i++) {
-        /* The comparison model still reads every call (analysis/sp_compare*.c);
-         * sp__cli_open_run analyses too. */
-        (void)analyze;
-        l->runs[i] = sp__cli_open_run(l->paths[i]);
+        l->runs[i] = sp__cli_open_agg(l->paths[i], flags);
         if (!l->runs[i])
             return SP_CLI_EXIT_USAGE;
     }
@@ -239,9 +237,10 @@ int sp__cmp_cli_run(sp__cmp_cli *a, int argc, char **argv, int fail_status)
     if (sp__cli_region_filter(verb, a->include, a->exclude, &a->filter))
         return SP_CLI_EXIT_USAGE;
     a->o.filter = a->filter;
-    int rc = sp__run_list_open(&a->base, a->o.tree);
+    unsigned flags = SP_COMPARE_AGG_FLAGS(a->o.tree);
+    int rc = sp__run_list_open(&a->base, flags);
     if (!rc)
-        rc = sp__run_list_open(&a->cand, a->o.tree);
+        rc = sp__run_list_open(&a->cand, flags);
     if (rc)
         return rc;
     a->cmp = sp_compare_runs((const sp_run *const *)a->base.runs, a->base.n,

@@ -23,9 +23,10 @@ typedef struct sp__run_list {
  * SP_CLI_EXIT_USAGE after reporting (an empty directory, unreadable). */
 int sp__run_list_add(sp__run_list *l, const char *path, const char *verb);
 
-/* Open (and with analyze, analyze) every run; 0 or SP_CLI_EXIT_USAGE after
- * reporting the file that failed. */
-int sp__run_list_open(sp__run_list *l, bool analyze);
+/* Open every run aggregate-first (no calls: sp__cli_open_agg) with the
+ * SP_AGG_* extras flags; 0 or SP_CLI_EXIT_USAGE after reporting the file
+ * that failed. */
+int sp__run_list_open(sp__run_list *l, unsigned flags);
 
 void sp__run_list_free(sp__run_list *l);
 

@@ -74,23 +74,6 @@ int sp__run_keep_region_ids(sp_run *run, const bool *keep);
  * "--ranks: rank 7 is not in 'path' (4 ranks: 0-3)"; else 0. */
 int sp__check_rank_list(const sp_run *run, const sp__rank_list *ranks, const char *path);
 
-/* ---- runs with their calls (run_subset.c): the comparisons still read
- * every call; everything else reads aggregate-first. ---- */
-
-/*
- * A copy of run keeping the calls of the ranks in `ranks` (NULL or empty =
- * all) and the regions matching f (NULL = all), analyzed. A kept call whose
- * parent was dropped gets the nearest kept ancestor as parent. Rank numbers
- * are kept (dropped ranks stay, without calls). NULL with sp_last_error()
- * on SP_ENOMEM or SP_EINVAL (a listed rank the run does not have).
- */
-sp_run *sp__run_subset(const sp_run *run, const sp__rank_list *ranks, const sp_region_filter *f);
-
-/* The run at path read whole (sp__cli_open_run) and cut to the selection
- * (sp__run_subset); NULL after reporting the error. */
-sp_run *sp__open_with_calls(const char *path, const sp__rank_list *ranks,
-                            const sp_region_filter *filter);
-
 /* Region id by name (--region), or the region with the largest own time
  * when name is NULL. -1 with sp_last_error() when there is no such region
  * (or no region with calls). */

@@ -42,6 +42,8 @@ typedef struct sp_v2_read {
     uint64_t torn_blocks;   /* blocks after a torn write, dropped (all ranks) */
     char missing[256];      /* ranks whose part could not be opened */
     size_t *dropped_len;    /* per rank: entries of ranks[r].dropped */
+    bool lean;              /* no rank metadata, no thread names (set after
+                               sp_v2_read_begin; SP_H5_STREAM_LEAN) */
 } sp_v2_read;
 
 /* The start of a read: the root's num_ranks, /metadata, the run's ranks,

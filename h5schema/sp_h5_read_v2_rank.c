@@ -54,6 +54,8 @@ static int read_attrs(rank_read *rr, size_t r)
         (rc = sp__h5_read_int_attr(rr->file, rr->rg, SP_NAME(RANK_CLOCK_OFFSET_ERR),
                                    &rr->rk->clock_offset_err_ns)))
         return rc;
+    if (rr->st->lean) /* no verb that reads lean prints a rank's metadata */
+        return 0;
     hid_t g;
     if ((rc = open_table(rr, SP_NAME(RANK_METADATA), &g)))
         return rc;
@@ -78,8 +80,13 @@ static int read_threads(rank_read *rr)
         rc = sp__error(SP_EFORMAT, "%s: %llu threads", rr->ctx, (unsigned long long)tid.n);
         goto done;
     }
-    if ((rc = sp_v2c_names(rr->file, g, (size_t)tid.n, &nn, &names)) ||
-        (rc = sp_v2c_read_all(rr->file, &tid, H5T_NATIVE_INT64, 8, nn, (void **)&tids)))
+    /* Lean: the threads are counted (and their OS ids read, which match
+     * the scheduling samples); their names stay unread. */
+    if (rr->st->lean)
+        nn = (size_t)tid.n;
+    else if ((rc = sp_v2c_names(rr->file, g, (size_t)tid.n, &nn, &names)))
+        goto done;
+    if ((rc = sp_v2c_read_all(rr->file, &tid, H5T_NATIVE_INT64, 8, nn, (void **)&tids)))
         goto done;
     if (nn && !(rr->rk->threads = calloc(nn, sizeof *rr->rk->threads))) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory", rr->ctx);
@@ -88,7 +95,7 @@ static int read_threads(rank_read *rr)
     rr->rk->nthreads = nn;
     for (size_t t = 0; t < nn; t++) {
         rr->rk->threads[t].os_tid = tids[t];
-        if (names[t][0]) { /* "" = unnamed = NULL in the model */
+        if (names && names[t][0]) { /* "" = unnamed = NULL in the model */
             rr->rk->threads[t].name = names[t];
             names[t] = NULL;
         }

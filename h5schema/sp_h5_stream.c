@@ -6,7 +6,9 @@
  * /metadata, and per rank its attributes, threads, regions (interned into
  * the run's table), dropped calls, lines, counters and clock calibration
  * (sp_v2_read_rank_header), then the blocks table, checked row by row, with
- * the row of each block's first event. The event columns stay open; a read
+ * the row of each block's first event. The event columns of a run that
+ * records stay open; a finished run's are opened when its events are
+ * first read, and closed once the pass has read them all; a read
  * of blocks [b0, b1) reads their rows in slices of whole blocks, turns
  * ticks into ns and region rows into run ids, and checks every event
  * (region row, begins announced, ticks that overflow) before the block is
@@ -54,23 +56,29 @@ typedef struct h5src {
 
 static hsize_t min2(hsize_t a, hsize_t b) { return a < b ? a : b; }
 
-static int open_columns(const char *file, srank *s)
+/* The blocks table's columns, and the event columns unless a finished
+ * run's (those are opened when the pass reaches the rank: open_events). */
+static int open_columns(const char *file, srank *s, bool events)
 {
-    const char *table[NCOLS] = {SP_NAME2(V2_BLOCKS), SP_NAME2(V2_BLOCKS), SP_NAME2(V2_BLOCKS),
-                                SP_NAME2(V2_BLOCKS), SP_NAME2(V2_EVENTS), SP_NAME2(V2_EVENTS)};
+    static const int table[NCOLS] = {0, 0, 0, 0, 1, 1};
+    const char *tname[2] = {SP_NAME2(V2_BLOCKS), SP_NAME2(V2_EVENTS)};
     const char *name[NCOLS] = {SP_NAME2(V2_BLOCK_THREAD), SP_NAME2(V2_BLOCK_EVENTS),
                                SP_NAME2(V2_BLOCK_BEGINS), SP_NAME2(V2_BLOCK_T0),
                                SP_NAME2(V2_EVENT_DT),     SP_NAME2(V2_EVENT_REGION)};
+    hid_t g[2] = {H5I_INVALID_HID, H5I_INVALID_HID};
     int rc = 0;
     for (int i = 0; i < NCOLS; i++)
         s->col[i].dset = H5I_INVALID_HID;
-    for (int i = 0; i < NCOLS && rc == 0; i++) {
-        hid_t g;
-        if ((rc = sp__h5_open_group(file, s->loc.group, table[i], &g)))
-            break;
-        rc = sp_v2c_open(file, g, name[i], false, &s->col[i]);
-        H5Gclose(g);
-    }
+    /* Each table's group once (not once per column: every open walks the
+     * rank's group). */
+    int ntables = events ? 2 : 1, ncols = events ? NCOLS : C_DT;
+    for (int t = 0; t < ntables && rc == 0; t++)
+        rc = sp__h5_open_group(file, s->loc.group, tname[t], &g[t]);
+    for (int i = 0; i < ncols && rc == 0; i++)
+        rc = sp_v2c_open(file, g[table[i]], name[i], false, &s->col[i]);
+    for (int t = 0; t < 2; t++)
+        if (g[t] >= 0)
+            H5Gclose(g[t]);
     return rc;
 }
 
@@ -80,21 +88,28 @@ static void close_columns(srank *s)
         sp_v2c_close(&s->col[i]);
 }
 
-/* The event columns of a finished run again, for a second read of a rank
- * (windows, exports), with the rows taken at open. */
-static int reopen_events(const char *file, srank *s)
+/* The event columns of a finished run, opened when its events are first
+ * read (or again, after the pass closed them): not at open, so that a run
+ * of many ranks never holds every rank's columns open at once. Every block
+ * taken must find its events there. */
+static int open_events(const char *file, srank *s, size_t r, uint64_t announced)
 {
     hid_t g;
     int rc = sp__h5_open_group(file, s->loc.group, SP_NAME2(V2_EVENTS), &g);
     if (rc)
         return rc;
-    hsize_t n[2] = {s->col[C_DT].n, s->col[C_REGION].n};
     rc = sp_v2c_open(file, g, SP_NAME2(V2_EVENT_DT), false, &s->col[C_DT]);
     if (rc == 0)
         rc = sp_v2c_open(file, g, SP_NAME2(V2_EVENT_REGION), false, &s->col[C_REGION]);
     H5Gclose(g);
-    s->col[C_DT].n = n[0];
-    s->col[C_REGION].n = n[1];
+    hsize_t e = min2(s->col[C_DT].n, s->col[C_REGION].n);
+    if (rc == 0 && announced > e)
+        rc = sp__error(SP_EFORMAT, "%s: rank %zu: the blocks announce %" PRIu64 " events, the "
+                       "event columns hold %llu", file, r, announced, (unsigned long long)e);
+    if (rc) {
+        sp_v2c_close(&s->col[C_DT]);
+        sp_v2c_close(&s->col[C_REGION]);
+    }
     return rc;
 }
 
@@ -107,7 +122,10 @@ static int take_blocks(sp_event_source *src, h5src *h, size_t r)
     const sp_rank_data *rk = &src->run->ranks[r];
     hsize_t k = min2(min2(s->col[C_THREAD].n, s->col[C_EVENTS].n),
                      min2(s->col[C_BEGINS].n, s->col[C_T0].n));
-    hsize_t e = min2(s->col[C_DT].n, s->col[C_REGION].n);
+    /* A finished run's event columns are not open yet: its blocks are
+     * checked against them when they are (open_events). */
+    hsize_t e = s->col[C_DT].dset < 0 && h->st.complete ? (hsize_t)-1
+                                                        : min2(s->col[C_DT].n, s->col[C_REGION].n);
     if (k <= s->table_rows)
         return 0;
     hsize_t n = k - s->table_rows;
@@ -189,20 +207,6 @@ done:
     return rc;
 }
 
-/* Events the whole blocks table announces (for a message). */
-static uint64_t announced(h5src *h, size_t r)
-{
-    srank *s = &h->rk[r];
-    hsize_t k = min2(min2(s->col[C_THREAD].n, s->col[C_EVENTS].n),
-                     min2(s->col[C_BEGINS].n, s->col[C_T0].n));
-    uint64_t sum = 0;
-    uint32_t v;
-    for (hsize_t i = 0; i < k; i++)
-        if (sp_v2c_read(h->path, &s->col[C_EVENTS], H5T_NATIVE_UINT32, i, 1, &v) == 0)
-            sum += v;
-    return sum;
-}
-
 static int open_rank(sp_event_source *src, h5src *h, size_t r)
 {
     srank *s = &h->rk[r];
@@ -221,18 +225,15 @@ static int open_rank(sp_event_source *src, h5src *h, size_t r)
         return sp__error(SP_ENOMEM, "%s: out of memory", h->path);
     s->cap_first = 64;
     if ((rc = sp_v2_read_rank_header(&h->st, s->loc.group, r, &s->hdr)) ||
-        (rc = open_columns(h->path, s)))
+        (rc = open_columns(h->path, s, !h->st.complete)))
         return rc;
     if ((rc = take_blocks(src, h, r)))
         return rc;
-    h->st.torn_blocks += s->torn;
-    if (s->torn && h->st.complete)
-        return sp__error(SP_EFORMAT, "%s: rank %zu: the blocks announce %" PRIu64 " events, the "
-                         "event columns hold %llu", h->path, r, announced(h, r),
-                         (unsigned long long)min2(s->col[C_DT].n, s->col[C_REGION].n));
+    h->st.torn_blocks += s->torn; /* 0 for a finished run: checked at its read */
     /* A finished run gets no more blocks: its blocks table is closed now,
-     * its event columns after their read (every open dataset holds HDF5
-     * state: a run of 1,024 ranks kept 6,000 of them, 190 MB). */
+     * its event columns are opened for their read and closed after it
+     * (every open dataset holds HDF5 state: a run of 1,024 ranks kept
+     * 6,000 of them, 190 MB). */
     if (h->st.complete)
         for (int i = C_THREAD; i <= C_T0; i++)
             sp_v2c_close(&s->col[i]);
@@ -353,7 +354,7 @@ static int h5_read(sp_event_source *src, size_t r, size_t b0, size_t b1, sp_even
     if (s->col[C_DT].dset < 0) {
         sp__h5_quiet quiet;
         sp__h5_quiet_begin(&quiet);
-        int orc = reopen_events(h->path, s);
+        int orc = open_events(h->path, s, r, s->first[src->nblocks[r]]);
         sp__h5_quiet_end(&quiet);
         if (orc)
             return orc;
@@ -462,7 +463,7 @@ static int refresh_rank(sp_event_source *src, h5src *h, size_t r, bool *grew)
         hsize_t n[NCOLS];
         for (int i = 0; i < NCOLS; i++)
             n[i] = s->col[i].n;
-        int rc = open_columns(h->path, s);
+        int rc = open_columns(h->path, s, true);
         for (int i = 0; rc == 0 && i < NCOLS; i++)
             s->col[i].n = n[i] > s->col[i].n ? n[i] : s->col[i].n;
         if (rc)
@@ -551,6 +552,11 @@ uint64_t sp_h5_stream_torn_blocks(const sp_event_source *src, size_t r)
 
 sp_event_source *sp_h5_stream_open(const char *path, int *status)
 {
+    return sp_h5_stream_open_ex(path, 0, status);
+}
+
+sp_event_source *sp_h5_stream_open_ex(const char *path, unsigned flags, int *status)
+{
     sp_event_source *src = NULL;
     h5src *h = calloc(1, sizeof *h);
     sp_run *run = sp_run_new();
@@ -563,6 +569,8 @@ sp_event_source *sp_h5_stream_open(const char *path, int *status)
     if (rc == 0 && (!(h->path = strdup(path)) ||
                     (rc = sp_v2_read_begin(&h->st, h->path, h->o.file, run)) != 0))
         rc = rc ? rc : sp__error(SP_ENOMEM, "out of memory");
+    if (h)
+        h->st.lean = (flags & SP_H5_STREAM_LEAN) != 0;
     if (rc == 0 && (!(src = sp_event_source_new(&h5_ops, run)) ||
                     !(h->rk = calloc(run->nranks ? run->nranks : 1, sizeof *h->rk))))
         rc = sp__error(SP_ENOMEM, "out of memory");

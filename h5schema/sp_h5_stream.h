@@ -34,6 +34,16 @@ extern "C" {
  */
 sp_event_source *sp_h5_stream_open(const char *path, int *status);
 
+/* What sp_h5_stream_open_ex leaves unread (flags). */
+#define SP_H5_STREAM_LEAN 1u /* each rank's metadata attributes and thread names
+                                (threads are still counted, their OS ids read):
+                                what only listings of ranks and threads show */
+
+/* sp_h5_stream_open, without what flags name: a run of 1,024 ranks opens
+ * two datasets, a group and its attributes less per rank. Every table that
+ * is read is checked as ever. */
+sp_event_source *sp_h5_stream_open_ex(const char *path, unsigned flags, int *status);
+
 /* Blocks of rank r left out at open or refresh because the event columns
  * do not hold their events (a torn write). 0 for other sources. */
 uint64_t sp_h5_stream_torn_blocks(const sp_event_source *src, size_t r);

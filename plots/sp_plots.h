@@ -557,33 +557,6 @@ void sp_plot_cache_forget(const sp_run *run);
 /* Comparison of two runs                                              */
 /* ------------------------------------------------------------------ */
 
-/* Plain input so the chart does not depend on any diff analysis. Arrays have
- * n entries and are only read during the call. */
-typedef struct sp_compare_data {
-    size_t n;
-    const char *const *names;  /* region names (also pick the colours) */
-    const double *base;        /* base value per region (>= 0) */
-    const double *candidate;   /* candidate value per region (>= 0) */
-    const bool *significant;   /* per region: change beyond noise; NULL = all */
-    const char *unit;          /* "s": values are seconds, printed as
-                                  durations; anything else is printed after a
-                                  plain number (e.g. "calls"); NULL = "s" */
-    const char *base_label;    /* legend names; NULL = "base" / "candidate" */
-    const char *candidate_label;
-    bool lower_is_better;      /* true (times): a decrease is "faster"/green.
-                                  Set false for throughput-like values. */
-} sp_compare_data;
-
-/*
- * Per region, a pair of horizontal bars (base muted, candidate solid) with
- * the change in percent at the right, coloured green-ish when better,
- * red-ish when worse, and neutral grey when not significant. Regions are
- * drawn in the given order; as many as fit the height (the rest are
- * summarised as "+ N more").
- */
-int sp_plot_compare(cairo_t *cr, double w, double h, const sp_compare_data *data,
-                    const sp_plot_style *st);
-
 /*
  * The comparison model (analysis/sp_compare.h) as a chart: per region a row
  * with its time per rank on both sides ("12.3 ms -> 15.1 ms") and the change

@@ -71,14 +71,20 @@ static int lanes_from_calls(sp_timeline *tl)
         tl->agg = tl->own_agg;
         rc = lanes_from(tl, tl->agg);
     }
+    /* One block index for every lane: without it each window would index
+     * its rank's whole block table again (2^18 threads: 2^18 x 2^18). */
+    sp_block_index *ix = NULL;
+    if (rc == 0 && tl->nlanes && !(ix = sp_block_index_new(src)))
+        rc = SP_ENOMEM;
     for (size_t l = 0; rc == 0 && l < tl->nlanes; l++) {
         sp__tl_lane *ln = &tl->lanes[l];
         sp_window *w = NULL;
-        rc = sp_window_load(src, tl->agg, (size_t)ln->rank, ln->thread, ln->first + tl->origin,
-                            ln->last + tl->origin, 0, &w);
+        rc = sp_window_load_ix(src, ix, tl->agg, (size_t)ln->rank, ln->thread,
+                               ln->first + tl->origin, ln->last + tl->origin, 0, &w);
         if (rc == 0 && !(ln->calls = sp_timeline_calls_new(tl, w)))
             rc = SP_ENOMEM;
     }
+    sp_block_index_free(ix);
     sp_event_source_free(src);
     return rc;
 }

@@ -34,9 +34,6 @@ int main(int argc, char **argv)
      * other runs. Nothing of GTK is started in that mode. */
     if (argc == 4 && strcmp(argv[1], SP_VIEWER_READ_HELPER_OPTION) == 0)
         return sp_run_read_helper_main(argv[3], (unsigned)strtoul(argv[2], NULL, 10));
-    /* A whole run with its calls (sp_h5_read_isolated): comparisons. */
-    if (argc == 3 && strcmp(argv[1], SP_VIEWER_READ_CALLS_HELPER_OPTION) == 0)
-        return sp_h5_read_helper_main(argv[2]);
     g_set_print_handler(print_out);
     g_set_printerr_handler(print_err);
     char exe[4096];

@@ -298,31 +298,23 @@ static void diff_job_free(gpointer p)
     g_free(job);
 }
 
-static gboolean has_calls(const sp_run *run)
-{
-    for (size_t r = 0; r < run->nranks; r++)
-        if (run->ranks[r].ncalls)
-            return TRUE;
-    return FALSE;
-}
-
-/* The run a comparison reads. analysis/sp_compare.h compares the calls of
- * the runs it is given, and a document read aggregate-first has none: its
- * file is read whole for the comparison (in the helper process, within the
- * read limit) and freed after. Goes away once the comparison works from
- * the aggregates' histograms (SP_AGG_NODE_HIST). *owned: to free. */
-static const sp_run *compare_input(SpRunDocument *doc, sp_run **owned, GError **error)
+/* The run a comparison reads (flags: the aggregates it needs,
+ * SP_COMPARE_AGG_FLAGS; 0 for a scaling study). A document read with
+ * calls in memory, or whose aggregates hold those, serves as it is; else
+ * its file is read again aggregate-first with them (in the helper
+ * process; no calls). *owned: to free. */
+static const sp_run *compare_input(SpRunDocument *doc, unsigned flags, sp_run **owned,
+                                   GError **error)
 {
     const sp_run *run = sp_run_document_get_run(doc);
     *owned = NULL;
-    if (has_calls(run) || sp_run_total_calls(run) == 0 || !sp_run_document_get_path(doc))
+    bool calls = false;
+    for (size_t r = 0; r < run->nranks && !calls; r++)
+        calls = run->ranks[r].ncalls > 0;
+    if (calls || (run->agg && (run->agg->flags & flags) == flags) ||
+        sp_run_total_calls(run) == 0 || !sp_run_document_get_path(doc))
         return run;
-    *owned = sp_run_document_read_calls(doc, error);
-    if (*owned && sp_run_analyze(*owned) != 0) {
-        g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", sp_last_error());
-        sp_run_free(*owned);
-        *owned = NULL;
-    }
+    *owned = sp_run_document_read_aggregates(doc, flags, error);
     return *owned;
 }
 
@@ -333,8 +325,9 @@ static void diff_thread(GTask *task, gpointer source, gpointer data, GCancellabl
     DiffJob *job = data;
     GError *error = NULL;
     sp_run *own_b = NULL, *own_c = NULL;
-    const sp_run *b = compare_input(job->base, &own_b, &error);
-    const sp_run *c = b ? compare_input(job->cand, &own_c, &error) : NULL;
+    const sp_run *b = compare_input(job->base, SP_COMPARE_AGG_FLAGS(false), &own_b, &error);
+    const sp_run *c =
+        b ? compare_input(job->cand, SP_COMPARE_AGG_FLAGS(false), &own_c, &error) : NULL;
     sp_compare *cmp = b && c ? sp_compare_runs(&b, 1, &c, 1, NULL) : NULL;
     if (!cmp && error)
         g_task_return_error(task, error);
@@ -458,14 +451,13 @@ static void update_scaling(SpComparePage *self, SpSession *session)
     guint n = sp_session_get_n_runs(session);
     gtk_widget_set_visible(self->view_bar, n > 2);
     if (n > 2) {
-        /* The study compares calls (sp_compare_keys.h), so runs read
-         * aggregate-first are read whole here, on the main thread, and
-         * freed after (a study of huge runs waits for their reads). */
+        /* The study reads the runs' aggregates (sp_compare_keys.h): the
+         * documents' own serve. */
         const sp_run **runs = g_new0(const sp_run *, n);
         sp_run **owned = g_new0(sp_run *, n);
         g_autoptr(GError) error = NULL;
         for (guint i = 0; i < n && !error; i++)
-            runs[i] = compare_input(sp_session_get_run(session, i), &owned[i], &error);
+            runs[i] = compare_input(sp_session_get_run(session, i), 0, &owned[i], &error);
         sp_scaling_options o;
         sp_scaling_options_init(&o);
         o.kind = (sp_scaling_kind)gtk_drop_down_get_selected(self->scaling_kind);

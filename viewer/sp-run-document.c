@@ -209,16 +209,17 @@ SpRunDocument *sp_run_document_load(const char *path, GError **error)
     return load(path, NULL, error);
 }
 
-/* sp_run_read(), in the helper process when one is set. */
-static sp_run *read_aggregates(const char *path, GCancellable *cancellable, int *status)
+/* sp_run_read() with flags, in the helper process when one is set. */
+static sp_run *read_aggregates(const char *path, unsigned flags, GCancellable *cancellable,
+                               int *status)
 {
-    sp_agg_opts opts = {.flags = SP_VIEWER_AGG_FLAGS};
+    sp_agg_opts opts = {.flags = flags};
     if (!read_helper || !sp_h5_isolation_enabled())
         return sp_run_read(path, &opts, NULL, false, status);
     /* posix_spawn, not fork: this runs in a worker thread of a GTK process. */
-    char flags[16];
-    snprintf(flags, sizeof flags, "%u", opts.flags);
-    const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, flags, NULL};
+    char flag_arg[16];
+    snprintf(flag_arg, sizeof flag_arg, "%u", opts.flags);
+    const char *const argv[] = {read_helper, SP_VIEWER_READ_HELPER_OPTION, flag_arg, NULL};
     /* Cancelling the load (a new file, the window closed) kills the helper. */
     int cancel_fd = cancellable ? g_cancellable_get_fd(cancellable) : -1;
     sp_h5_isolation how = {argv, 0, cancel_fd};
@@ -233,7 +234,7 @@ static SpRunDocument *load(const char *path, GCancellable *cancellable, GError *
     g_return_val_if_fail(path != NULL, NULL);
     gint64 begin = g_get_monotonic_time();
     int status = 0;
-    sp_run *run = read_aggregates(path, cancellable, &status);
+    sp_run *run = read_aggregates(path, SP_VIEWER_AGG_FLAGS, cancellable, &status);
     if (!run) {
         sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
         return NULL;
@@ -259,21 +260,14 @@ static SpRunDocument *load(const char *path, GCancellable *cancellable, GError *
     return self;
 }
 
-sp_run *sp_run_document_read_calls(SpRunDocument *self, GError **error)
+sp_run *sp_run_document_read_aggregates(SpRunDocument *self, unsigned flags, GError **error)
 {
     if (!self->path) {
         g_set_error(error, SP_VIEWER_ERROR, SP_VIEWER_ERROR_NOTSUP, "the run has no file");
         return NULL;
     }
     int status = 0;
-    sp_run *run;
-    if (read_helper && sp_h5_isolation_enabled()) {
-        const char *const argv[] = {read_helper, SP_VIEWER_READ_CALLS_HELPER_OPTION, NULL};
-        sp_h5_isolation how = {argv, 0, -1};
-        run = sp_h5_read_isolated(self->path, &how, &status);
-    } else {
-        run = sp_h5_read(self->path, &status);
-    }
+    sp_run *run = read_aggregates(self->path, flags, NULL, &status);
     if (!run)
         sp_viewer_set_error(error, status ? status : SP_EIO, sp_last_error());
     return run;

@@ -36,11 +36,8 @@ G_DECLARE_FINAL_TYPE(SpRunDocument, sp_run_document, SP, RUN_DOCUMENT, GObject)
  * crashes or hangs libhdf5 becomes a load error. Then the file is opened in
  * this process for windows of calls (the helper validated it). Without a
  * helper (tests that link the viewer library), or with
- * SCOPE_PROFILER_READ_ISOLATION=0, the pass runs in the loading thread.
- * `--read-calls-helper FILE` reads a whole run in the helper (what a
- * comparison needs while analysis/sp_compare.h compares calls). */
+ * SCOPE_PROFILER_READ_ISOLATION=0, the pass runs in the loading thread. */
 #define SP_VIEWER_READ_HELPER_OPTION "--read-helper"
-#define SP_VIEWER_READ_CALLS_HELPER_OPTION "--read-calls-helper"
 void sp_run_document_set_read_helper(const char *program);
 
 /* Read the file at path aggregate-first and open it for windows (blocking). */
@@ -85,11 +82,11 @@ const sp_agg *sp_run_document_get_agg(SpRunDocument *self);
  * it changed since the pass): the timeline then draws from the index only. */
 SpRunSource *sp_run_document_get_source(SpRunDocument *self);
 
-/* The run with every call, read anew (in the helper process when
- * isolated): for what still needs calls (a comparison, while
- * analysis/sp_compare.h compares calls; within the read limit). A new run
- * the caller frees; NULL with error. Any thread. */
-sp_run *sp_run_document_read_calls(SpRunDocument *self, GError **error);
+/* The run read anew aggregate-first with the SP_AGG_* extras flags (in
+ * the helper process when isolated), no calls: for aggregates the viewer's
+ * own read leaves out (a comparison's segments and waits). A new run the
+ * caller frees; NULL with error. Any thread. */
+sp_run *sp_run_document_read_aggregates(SpRunDocument *self, unsigned flags, GError **error);
 
 /* Run time span (all ranks, clock offsets applied), ns. Both 0 without calls. */
 gint64 sp_run_document_get_t0_ns(SpRunDocument *self);

@@ -16,6 +16,7 @@
 #   --ranks    also a finished file of RANKS ranks written directly (no MPI),
 #              CALLS_PER_RANK calls each: `ranks` and `summary` on it
 #
+# The verbs on the recorded run: summary, inspect, ranks (issue 18's bars).
 # Prints one line per verb: min and median wall [s], CPU [s], peak RSS [MB],
 # bytes of RSS per call, and the wall-time ratio to the raw read.
 set -euo pipefail
@@ -72,9 +73,10 @@ for ((i = 0; i < repeats; i++)); do
     measure raw "$raw" "$run"
     measure summary "$sp" summary "$run"
     measure inspect "$sp" inspect "$run"
+    measure ranks "$sp" ranks "$run"
 done
 echo "$calls calls, 2 threads, $repeats repeats:"
-for v in raw summary inspect; do report "$v" "$calls"; done
+for v in raw summary inspect ranks; do report "$v" "$calls"; done
 
 if [[ -n $ranks ]]; then
     mr="$dir/ranks.h5"

@@ -8,9 +8,11 @@
  * window is there once, with its start, end, region, depth and parent.
  * Also the level-of-detail index: every bin names a region that really
  * overlaps it at that depth. And a finished file's second read of a rank
- * (its columns closed after the pass) gives the same events.
+ * (its columns closed after the pass) gives the same events, and a lean
+ * header (summary's and ranks') the same figures as a full one.
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "run_builder.h"
@@ -271,6 +273,61 @@ static void test_windows_from_file(void)
     unlink(path);
 }
 
+/* A lean header (SP_AGG_LEAN_HEADER: what summary and ranks read) leaves
+ * each rank's metadata and thread names unread, keeps the thread count,
+ * and changes no figure: the same calls, totals and windows as a full
+ * read of the same file. */
+static void test_lean_header_same_figures(void)
+{
+    sp_run *run = make_run();
+    for (size_t r = 0; r < 2; r++) {
+        sp_rank_data *rk = &run->ranks[r];
+        ASSERT_EQ_I(sp_kvlist_set(&rk->meta, "hostname", r ? "node1" : "node0"), 0);
+        for (size_t t = 0; t < rk->nthreads; t++)
+            rk->threads[t].name = strdup(t ? "worker" : "main");
+    }
+    char path[] = "/tmp/sp_test_lean_XXXXXX.h5";
+    int fd = mkstemps(path, 3);
+    ASSERT(fd >= 0);
+    close(fd);
+    ASSERT_MSG(sp_h5_write_v2(run, path) == 0, "%s", sp_last_error());
+    int st;
+    sp_event_source *full = sp_run_source_open(path, &st);
+    sp_event_source *lean = sp_run_source_open_ex(path, SP_AGG_LEAN_HEADER, &st);
+    ASSERT_MSG(full && lean, "%s", sp_last_error());
+    sp_agg_opts o = {.flags = SP_AGG_LANES | SP_AGG_NODE_HIST};
+    sp_agg *fa = NULL, *la = NULL;
+    ASSERT_EQ_I(sp_agg_run(full, &o, &fa), 0);
+    ASSERT_EQ_I(sp_agg_run(lean, &o, &la), 0);
+    for (size_t r = 0; r < 2; r++) {
+        const sp_rank_data *fr = &full->run->ranks[r], *lr = &lean->run->ranks[r];
+        ASSERT_STREQ(sp_kvlist_get(&fr->meta, "hostname"), r ? "node1" : "node0");
+        ASSERT(sp_kvlist_get(&lr->meta, "hostname") == NULL);
+        ASSERT_EQ_U(lr->nthreads, fr->nthreads);
+        ASSERT_STREQ(fr->threads[1].name, "worker");
+        ASSERT(lr->threads[1].name == NULL);
+        ASSERT_EQ_U(la->ranks[r].calls, fa->ranks[r].calls);
+        ASSERT_EQ_U(la->ranks[r].calls, sp_run_rank_calls(run, r));
+        for (size_t g = 0; g < full->run->nregions; g++) {
+            const sp_agg_region *a = sp_agg_rank_region(&fa->ranks[r], (int32_t)g);
+            const sp_agg_region *b = sp_agg_rank_region(&la->ranks[r], (int32_t)g);
+            ASSERT((a == NULL) == (b == NULL));
+            if (a) {
+                ASSERT_EQ_U(b->calls, a->calls);
+                ASSERT_EQ_I(b->total_ns, a->total_ns);
+                ASSERT_EQ_I(b->own_ns, a->own_ns);
+            }
+        }
+    }
+    windows_of(lean, la, run, "lean header");
+    sp_agg_free(fa);
+    sp_agg_free(la);
+    sp_event_source_free(full);
+    sp_event_source_free(lean);
+    sp_run_free(run);
+    unlink(path);
+}
+
 /* Events of blocks [b0, b1) of one rank, folded into a checksum. */
 typedef struct digest {
     uint64_t events, begins, sum;
@@ -370,6 +427,7 @@ int main(void)
 {
     RUN(test_windows_from_memory);
     RUN(test_windows_from_file);
+    RUN(test_lean_header_same_figures);
     RUN(test_second_read_same_events);
     RUN(test_lod_bins_are_true);
     return sp_test_summary();

@@ -9,10 +9,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sp_analysis.h"
 #include "sp_compare.h"
 #include "sp_compare_stats.h"
+#include "sp_h5_v2.h"
+#include "sp_run_read.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
 #include "synth_runs.h"
@@ -393,12 +396,14 @@ static void test_tree(void)
     ASSERT_EQ_I(cmp->entries[kernel].depth, 2);
     ASSERT_EQ_I(cmp->entries[kernel].verdict, SP_CMP_SLOWER);
     sp_compare_free(cmp);
-    /* a run not analyzed cannot be compared by path */
+    /* a run not analyzed compares by path too: the model runs the
+     * aggregate pass over its calls */
     sp_run *raw = sy_make(&(sy_spec){.seed = 3, .kernel_factor = 1, .kernel_sd = 0.05,
                                      .setup_factor = 1, .rare_factor = 1});
     ASSERT(raw);
-    ASSERT(compare1(raw, c, &o) == NULL);
-    ASSERT_CONTAINS(sp_last_error(), "analyzed");
+    cmp = compare1(raw, c, &o);
+    ASSERT(cmp && sp_compare_find(cmp, "kernel"));
+    sp_compare_free(cmp);
     sp_run_free(raw);
     sp_run_free(b);
     sp_run_free(c);
@@ -740,6 +745,91 @@ static void test_uneven_common_change(void)
     sp_run_free(c2);
 }
 
+/* Entry by entry, every figure and verdict of two comparisons equal. */
+static void assert_same_comparison(const sp_compare *x, const sp_compare *y)
+{
+    ASSERT(x && y);
+    ASSERT_EQ_I((int)x->n, (int)y->n);
+    ASSERT_NEAR(x->common_ratio, y->common_ratio, 1e-12);
+    ASSERT_NEAR(x->base_run_s, y->base_run_s, 1e-12);
+    ASSERT_EQ_I((int)x->base_threads_max, (int)y->base_threads_max);
+    for (size_t i = 0; i < x->n && i < y->n; i++) {
+        const sp_cmp_entry *a = &x->entries[i], *b = &y->entries[i];
+        ASSERT(strcmp(a->name, b->name) == 0);
+        ASSERT_EQ_I(a->depth, b->depth);
+        ASSERT_EQ_I(a->parent, b->parent);
+        ASSERT_EQ_I(a->verdict, b->verdict);
+        ASSERT_EQ_I(a->why, b->why);
+        ASSERT(a->base.calls == b->base.calls && a->cand.calls == b->cand.calls);
+        /* exact sums: the same to the last bit; waits and segments are
+         * sums of doubles in another order */
+        ASSERT(a->base.time_mean_s == b->base.time_mean_s);
+        ASSERT(a->cand.time_max_s == b->cand.time_max_s);
+        ASSERT(a->cand.calls_per_rank == b->cand.calls_per_rank);
+        ASSERT(a->base.per_call_s == b->base.per_call_s);
+        ASSERT_NEAR(a->cand.cpu_wait_s, b->cand.cpu_wait_s, 1e-9 * (1 + a->cand.time_mean_s));
+        ASSERT_NEAR(a->change_pct, b->change_pct, 1e-9);
+        ASSERT_NEAR(a->total_lo_pct, b->total_lo_pct, 1e-6);
+        ASSERT_NEAR(a->total_hi_pct, b->total_hi_pct, 1e-6);
+    }
+}
+
+/* Runs read from files aggregate-first (no calls in memory) compare as the
+ * same runs held in memory, by region and by call path; a run read without
+ * the comparison's aggregates is refused with a reason. */
+static void test_from_files(void)
+{
+    sy_spec sp;
+    sy_spec_init(&sp, 1);
+    sp_run *b = make_spec(&sp);
+    sy_spec_init(&sp, 2);
+    sp.kernel_factor = 1.3;
+    sp.kernel_wait_every = 3; /* a tail too */
+    sp.kernel_wait_ms = 1;
+    sp_run *c = make_spec(&sp);
+    ASSERT(b && c);
+    add_sched(b, 0.05, 20);
+    add_sched(c, 0.30, 100);
+    char pb[] = "/tmp/sp_cmp_files_b_XXXXXX", pc[] = "/tmp/sp_cmp_files_c_XXXXXX";
+    int fb = mkstemp(pb), fc = mkstemp(pc);
+    ASSERT(fb >= 0 && fc >= 0);
+    close(fb);
+    close(fc);
+    ASSERT_EQ_I(sp_h5_write_v2(b, pb), 0);
+    ASSERT_EQ_I(sp_h5_write_v2(c, pc), 0);
+    for (int tree = 0; tree < 2; tree++) {
+        sp_agg_opts ao = {.flags = SP_COMPARE_AGG_FLAGS(tree)};
+        int st;
+        sp_run *fb_run = sp_run_read(pb, &ao, NULL, false, &st);
+        sp_run *fc_run = sp_run_read(pc, &ao, NULL, false, &st);
+        ASSERT(fb_run && fc_run);
+        ASSERT(fb_run->ranks[0].ncalls == 0); /* aggregates only */
+        sp_compare_options o;
+        sp_compare_options_init(&o);
+        o.tree = tree;
+        sp_compare *mem = compare1(b, c, &o), *file = compare1(fb_run, fc_run, &o);
+        assert_same_comparison(mem, file);
+        const sp_cmp_entry *k = find(file, "kernel");
+        ASSERT(k && k->verdict == SP_CMP_SLOWER && k->cand.cpu_wait_s > 0);
+        sp_compare_free(mem);
+        sp_compare_free(file);
+        sp_run_free(fb_run);
+        sp_run_free(fc_run);
+    }
+    /* read without the segments: refused, never compared without waits */
+    sp_agg_opts plain = {0};
+    int st;
+    sp_run *fb_run = sp_run_read(pb, &plain, NULL, false, &st);
+    ASSERT(fb_run);
+    ASSERT(compare1(fb_run, c, NULL) == NULL);
+    ASSERT_CONTAINS(sp_last_error(), "without the comparison's aggregates");
+    sp_run_free(fb_run);
+    unlink(pb);
+    unlink(pc);
+    sp_run_free(b);
+    sp_run_free(c);
+}
+
 /* The typical call's quantile: the lowest with an interval. */
 static void test_typical_quantile(void)
 {
@@ -774,5 +864,6 @@ int main(void)
     RUN(test_common_change);
     RUN(test_uneven_common_change);
     RUN(test_typical_quantile);
+    RUN(test_from_files);
     return sp_test_summary();
 }

@@ -283,64 +283,6 @@ static void test_duration_time(void)
     fx_image_free(&im);
 }
 
-static void test_compare(void)
-{
-    const char *names[] = {"assemble_matrix", "apply_bc", "halo_exchange"};
-    double base[] = {10e-3, 2e-3, 1e-3}, cand[] = {7e-3, 2.05e-3, 1.6e-3};
-    bool sig[] = {true, false, true};
-    sp_compare_data d = {.n = 3, .names = names, .base = base, .candidate = cand,
-                         .significant = sig, .lower_is_better = true};
-    fx_image im;
-    fx_image_new(&im, 800, 300);
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 800, 300, &d, NULL), 0);
-    fx_image_save(&im, "test-compare.png");
-    /* Faster (assemble) is green-ish, slower (halo) red-ish. */
-    size_t green = 0, red = 0;
-    cairo_surface_flush(im.surf);
-    const unsigned char *px = cairo_image_surface_get_data(im.surf);
-    int stride = cairo_image_surface_get_stride(im.surf);
-    for (int y = 0; y < 300; y++)
-        for (int x = 0; x < 800; x++) {
-            uint32_t p = *(const uint32_t *)(px + y * stride + 4 * x);
-            int r = p >> 16 & 255, g = p >> 8 & 255, b = p & 255;
-            green += g > r + 60 && g > b + 30;
-            red += r > g + 80 && r > b + 80;
-        }
-    ASSERT_MSG(green > 1000 && red > 300, "green %zu red %zu", green, red);
-    /* Nothing significant: neither. */
-    bool none[] = {false, false, false};
-    d.significant = none;
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 800, 300, &d, NULL), 0);
-    green = red = 0;
-    cairo_surface_flush(im.surf);
-    for (int y = 0; y < 300; y++)
-        for (int x = 100; x < 800; x++) { /* skip the region swatches at the left */
-            uint32_t p = *(const uint32_t *)(px + y * stride + 4 * x);
-            int r = p >> 16 & 255, g = p >> 8 & 255, b = p & 255;
-            green += g > r + 60 && g > b + 30;
-            red += r > g + 80 && r > b + 80;
-        }
-    /* Only the legend swatches remain coloured. */
-    ASSERT_MSG(green < 200 && red < 200, "green %zu red %zu", green, red);
-    /* Throughput-like values: an increase is better. */
-    d.significant = NULL;
-    d.lower_is_better = false;
-    d.unit = "calls";
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 800, 300, &d, NULL), 0);
-    /* Many regions: the rest are summarised, no crash. */
-    const char *many[40];
-    double mb[40], mc[40];
-    for (int i = 0; i < 40; i++) {
-        many[i] = names[i % 3];
-        mb[i] = 1 + i;
-        mc[i] = 1 + i * 1.1;
-    }
-    sp_compare_data dm = {.n = 40, .names = many, .base = mb, .candidate = mc, .unit = "s"};
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 800, 300, &dm, NULL), 0);
-    ASSERT(sp_plot_compare(im.cr, 800, 300, NULL, NULL) == SP_EINVAL);
-    fx_image_free(&im);
-}
-
 /* Each chart on a run without calls draws a message and no data. */
 static void test_empty_states(void)
 {
@@ -350,8 +292,7 @@ static void test_empty_states(void)
     fx_image_new(&im, 600, 300);
     sp_calltree_view cv;
     sp_calltree_view_init(&cv);
-    sp_compare_data none = {0};
-    for (int chart = 0; chart < 6; chart++) {
+    for (int chart = 0; chart < 5; chart++) {
         cairo_set_source_rgb(im.cr, 1, 0, 1);
         cairo_paint(im.cr);
         int rc;
@@ -360,8 +301,7 @@ static void test_empty_states(void)
         case 1: rc = sp_plot_rank_heatmap(im.cr, 600, 300, run, SP_RANK_TOTAL, NULL, 0, NULL); break;
         case 2: rc = sp_plot_calltree(im.cr, 600, 300, run, &cv, NULL); break;
         case 3: rc = sp_plot_histogram(im.cr, 600, 300, run, 0, -1, NULL); break;
-        case 4: rc = sp_plot_duration_time(im.cr, 600, 300, run, 0, 1, NULL); break;
-        default: rc = sp_plot_compare(im.cr, 600, 300, &none, NULL); break;
+        default: rc = sp_plot_duration_time(im.cr, 600, 300, run, 0, 1, NULL); break;
         }
         ASSERT_MSG(rc == 0, "chart %d: %d %s", chart, rc, sp_last_error());
         /* A message in the middle band, plain background elsewhere. */
@@ -414,7 +354,6 @@ int main(void)
     RUN(test_calltree);
     RUN(test_histogram);
     RUN(test_duration_time);
-    RUN(test_compare);
     RUN(test_empty_states);
     RUN(test_not_analysed);
     sp_run_free(g_run);

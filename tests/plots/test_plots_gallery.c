@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "plot_fixture.h"
+#include "sp_compare.h"
 #include "sp_test.h"
 
 static sp_run *g_run;
@@ -22,7 +23,7 @@ typedef struct job {
     sp_calltree_view cv;
     int32_t region;
     int32_t rank;
-    const sp_compare_data *cmp;
+    const sp_compare *cmp;
 } job;
 
 enum { K_TIMELINE, K_BARS, K_HEAT, K_TREE, K_HIST, K_DURT, K_CMP, K_EMPTY };
@@ -44,7 +45,7 @@ static int draw_job(cairo_t *cr, double w, double h, void *data)
     case K_DURT:
         return sp_plot_duration_time(cr, w, h, g_run, j->region, j->rank, &j->st);
     case K_CMP:
-        return sp_plot_compare(cr, w, h, j->cmp, &j->st);
+        return sp_plot_comparison(cr, w, h, j->cmp, NULL, 0, "v1.2", "v1.3", &j->st);
     default:
         return sp_plot_draw_empty(cr, w, h, &j->st, "No calls recorded for region 'solve'");
     }
@@ -79,14 +80,12 @@ static void test_gallery(void)
     sp_timeline *tl = sp_timeline_new(g_run);
     ASSERT(tl);
 
-    const char *names[] = {"assemble_matrix", "apply_bc", "halo_exchange", "setup", "refine_mesh",
-                           "compute_kernel", "solve", "main"};
-    double base[] = {9.1e-3, 3.0e-3, 2.2e-3, 6.1e-3, 10.0e-3, 3.6e-3, 14.5e-3, 21.0e-3};
-    double cand[] = {7.3e-3, 3.1e-3, 2.9e-3, 6.0e-3, 12.2e-3, 3.0e-3, 13.4e-3, 19.9e-3};
-    bool sig[] = {true, false, true, false, true, true, true, true};
-    sp_compare_data cmp = {.n = 8, .names = names, .base = base, .candidate = cand,
-                           .significant = sig, .unit = "s", .base_label = "v1.2",
-                           .candidate_label = "v1.3", .lower_is_better = true};
+    /* The comparison model's chart: the run against a more imbalanced one. */
+    sp_run *cand = fixture_mock_run(4, 40, 0.9, true);
+    ASSERT(cand);
+    const sp_run *b = g_run, *c = cand;
+    sp_compare *cmp = sp_compare_runs(&b, 1, &c, 1, NULL);
+    ASSERT(cmp);
 
     for (int dark = 0; dark < 2; dark++) {
         const char *suffix = dark ? "-dark" : "";
@@ -96,7 +95,7 @@ static void test_gallery(void)
         j.st.dark = dark;
         j.tl = tl;
         j.rank = -1;
-        j.cmp = &cmp;
+        j.cmp = cmp;
         char name[64];
 
         j.kind = K_TIMELINE;
@@ -154,6 +153,8 @@ static void test_gallery(void)
     j.st.scale = 2;
     ASSERT_EQ_I(export_one(&j, "timeline-2x", SP_PLOT_PNG, 2000, 1000), 0);
     sp_timeline_free(tl);
+    sp_compare_free(cmp);
+    sp_run_free(cand);
     sp_run_free(g_run);
 
     /* Many ranks: bars thin out their labels, the heat map its rows. */

@@ -12,23 +12,19 @@
 #include <string.h>
 
 #include "plot_fixture.h"
+#include "sp_compare.h"
 #include "sp_plot_internal.h"
 #include "sp_test.h"
 
 static sp_run *g_run; /* mock solver, 4 ranks */
 
-static const char *cmp_names[] = {"assemble_matrix", "apply_bc", "halo_exchange",
-                                  "compute_kernel", "refine_mesh", "setup"};
-static const double cmp_base[] = {10e-3, 2e-3, 1e-3, 4e-3, 3e-3, 1e-3};
-static const double cmp_cand[] = {7e-3, 2.05e-3, 1.6e-3, 4.1e-3, 2e-3, 1e-3};
-static const bool cmp_sig[] = {true, false, true, false, true, false};
-
 static void test_legend_not_ellipsized(void)
 {
     ASSERT(g_run);
     int32_t k = sp_run_region_id(g_run, "compute_kernel");
-    sp_compare_data d = {.n = 6, .names = cmp_names, .base = cmp_base, .candidate = cmp_cand,
-                         .significant = cmp_sig, .lower_is_better = true};
+    const sp_run *one = g_run;
+    sp_compare *cmp = sp_compare_runs(&one, 1, &one, 1, NULL);
+    ASSERT(cmp);
     const int sizes[][2] = {{500, 280}, {1200, 700}, {1000, 450}, {640, 360}, {360, 280}};
     for (int dark = 0; dark < 2; dark++)
         for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
@@ -52,47 +48,58 @@ static void test_legend_not_ellipsized(void)
 
             memset(&stats, 0, sizeof stats);
             sp__plot_stats_capture(&stats);
-            ASSERT_EQ_I(sp_plot_compare(im.cr, w, h, &d, &st), 0);
+            ASSERT_EQ_I(sp_plot_comparison(im.cr, w, h, cmp, NULL, 0, NULL, NULL, &st), 0);
             sp__plot_stats_capture(NULL);
             snprintf(name, sizeof name, "legend-compare-%dx%d%s.png", w, h, dark ? "-dark" : "");
             fx_image_save(&im, name);
-            ASSERT_EQ_U(stats.legend_items, 4);
+            ASSERT_EQ_U(stats.legend_items, 5); /* slower .. the budget band */
             ASSERT_MSG(stats.legend_ellipsized == 0, "%dx%d: %zu legend labels ellipsized", w,
                        h, stats.legend_ellipsized);
             fx_image_free(&im);
         }
+    sp_compare_free(cmp);
 }
 
-/* Wrapping: the comparison legend fits one row at 500 and 1200 wide (with
- * tighter spacing at 500) and wraps to two rows at 360;
- * a label wider than the whole chart is the one case that is ellipsized
- * (the counter counts it, so the checks above can fail). */
-static void test_legend_rows(void)
+/* Rows of a legend of four entries (a comparison's) laid out w wide, its
+ * first label `first`; stats counts. */
+static void lay_legend(double w, const char *first, sp__plot_stats *stats)
 {
-    sp_compare_data d = {.n = 6, .names = cmp_names, .base = cmp_base, .candidate = cmp_cand,
-                         .lower_is_better = true};
     fx_image im;
     fx_image_new(&im, 1200, 700);
-    sp__plot_stats stats = {0};
-    sp__plot_stats_capture(&stats);
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 360, 280, &d, NULL), 0);
+    sp__canvas c;
+    ASSERT_EQ_I(sp__canvas_begin(&c, im.cr, w, 280, NULL), 0);
+    sp__legend_item items[4] = {{first, c.th.neutral, false},
+                                {"candidate: faster", c.th.good, false},
+                                {"slower", c.th.bad, false},
+                                {"within noise", c.th.neutral, false}};
+    double pad = 16 * c.s;
+    memset(stats, 0, sizeof *stats);
+    sp__plot_stats_capture(stats);
+    sp__legend(&c, items, 4, w - pad, 40 * c.s, w - 2 * pad, true);
+    sp__plot_stats_capture(NULL);
+    sp__canvas_end(&c);
+    fx_image_free(&im);
+}
+
+/* Wrapping: a legend of four entries fits one row at 500 and 1200 wide
+ * (with tighter spacing at 500) and wraps to two rows at 360; a label
+ * wider than the whole chart is the one case that is ellipsized (the
+ * counter counts it, so the checks above can fail). */
+static void test_legend_rows(void)
+{
+    sp__plot_stats stats;
+    lay_legend(360, "base (upper bar)", &stats);
     ASSERT_EQ_U(stats.legend_rows, 2);
     ASSERT_EQ_U(stats.legend_ellipsized, 0);
-    memset(&stats, 0, sizeof stats);
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 500, 280, &d, NULL), 0);
+    lay_legend(500, "base (upper bar)", &stats);
     ASSERT_EQ_U(stats.legend_rows, 1);
-    memset(&stats, 0, sizeof stats);
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 1200, 700, &d, NULL), 0);
+    lay_legend(1200, "base (upper bar)", &stats);
     ASSERT_EQ_U(stats.legend_rows, 1);
     char longname[300];
     memset(longname, 'x', sizeof longname - 1);
     longname[sizeof longname - 1] = 0;
-    d.base_label = longname;
-    memset(&stats, 0, sizeof stats);
-    ASSERT_EQ_I(sp_plot_compare(im.cr, 500, 280, &d, NULL), 0);
-    sp__plot_stats_capture(NULL);
-    ASSERT_EQ_U(stats.legend_ellipsized, 1); /* "xxx…" (the base entry) */
-    fx_image_free(&im);
+    lay_legend(500, longname, &stats);
+    ASSERT_EQ_U(stats.legend_ellipsized, 1); /* "xxx…" (the first entry) */
 }
 
 /* Bytes of two same-size image surfaces are equal. */
