@@ -5,7 +5,8 @@
  * (sp_agg_merge_ranks, after a trip over the wire as MPI sends them) is the
  * run read whole: the merged aggregates encode to the same bytes as the
  * whole pass's (every region's figures and histograms, trees, cells,
- * lanes, spans, level-of-detail indexes and duration series), and the
+ * lanes, spans, level-of-detail indexes, duration series, and the
+ * comparisons' segments per region and per path), and the
  * attached run has the same tree. For 1 to 9 shares of a v2 file of 7
  * ranks of very different sizes (one without calls; 9 shares leave some
  * empty), with and without a rank selection. Each selected rank is read by
@@ -81,9 +82,33 @@ static void tree_text(const sp_run *run, char *out, size_t size)
     }
 }
 
+/* The pass kept segments (SP_AGG_SEGMENTS) worth comparing: some region
+ * and some path of a rank has time in more than one segment. */
+static bool segments_spread(const sp_agg *a)
+{
+    bool region = false, path = false;
+    for (size_t r = 0; r < a->nranks; r++) {
+        const sp_agg_rank *o = &a->ranks[r];
+        for (size_t i = 0; i < o->nregions; i++) {
+            int k = 0;
+            for (int s = 0; s < SP_AGG_NSEGS; s++)
+                k += o->regions[i].segs.time_ns[0][s] > 0;
+            region |= k > 1;
+        }
+        for (size_t i = 0; i < o->nnode_hists; i++) {
+            int k = 0;
+            for (int s = 0; s < SP_AGG_NSEGS; s++)
+                k += o->node_hists[i].segs.time_ns[1][s] > 0;
+            path |= k > 1;
+        }
+    }
+    return region && path;
+}
+
 static void check_shares(const char *path, const bool *sel, unsigned nparts)
 {
-    unsigned flags = SP_AGG_SERIES | SP_AGG_LANES | SP_AGG_LOD | SP_AGG_NODE_HIST;
+    unsigned flags =
+        SP_AGG_SERIES | SP_AGG_LANES | SP_AGG_LOD | SP_AGG_NODE_HIST | SP_AGG_SEGMENTS;
     int st;
     sp_event_source *whole_src = sp_run_source_open(path, &st);
     ASSERT_MSG(whole_src, "%s", sp_last_error());
@@ -92,6 +117,7 @@ static void check_shares(const char *path, const bool *sel, unsigned nparts)
     size_t wlen;
     uint8_t *want = encode(whole_src->run->agg, &wlen);
     ASSERT(want);
+    ASSERT(segments_spread(whole_src->run->agg));
 
     /* Share 0 in this process's run, the others over the wire, as rank 0
      * of the MPI helper does. */
