@@ -48,8 +48,8 @@ static void usage(FILE *out)
                  "library ends in an error, exit status 2; SCOPE_PROFILER_READ_TIMEOUT, default\n"
                  "300 s, bounds it). Names and messages from files are shown escaped.\n\n"
                  "Under mpirun (mpirun -n N " SP_CLI_NAME " summary RUN), summary, inspect,\n"
-                 "ranks and report split the run's ranks over the processes and print once,\n"
-                 "exactly what one process prints (check runs on rank 0 alone); this needs\n"
+                 "ranks, report and check split the runs' ranks over the processes and print\n"
+                 "once, exactly what one process prints, with its exit status; this needs\n"
                  "a build with MPI (scope-profiler-mpi beside the preload libraries).\n");
 }
 

@@ -14,8 +14,9 @@
  * prints. Only rank 0 prints; the output is the serial command's, byte for
  * byte. A failure in any process is reported once, by rank 0 (the first
  * process's in rank order), and every process exits with rank 0's status.
- * Verbs that do not read through sp__cli_read (check: comparisons still
- * read every call) run on rank 0 alone while the others wait.
+ * check reads each of its runs so too (the comparisons read aggregate-first,
+ * SP_COMPARE_AGG_FLAGS, and what they keep is per rank). Whatever a verb
+ * reads otherwise, rank 0 reads alone while the others wait.
  */
 #include <limits.h>
 #include <mpi.h>

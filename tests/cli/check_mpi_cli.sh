@@ -7,10 +7,13 @@
 # many-rank file (gen_big_run ranks), a one-rank run read by 3 processes
 # (more processes than ranks), a killed recording, and a Python package MPI file (calls, not
 # events: read whole in every process). Verbs: summary, ranks, inspect,
-# report -o - (with and without a rank selection), check. A missing file
-# and a file with damaged events in one rank are reported once with the
-# serial status and message; a command built without the helper says so
-# once and prints the serial output.
+# report -o - (with and without a rank selection, and comparing two runs),
+# check (each process reads its share of both runs' ranks: halo_mpi
+# recordings one and two per side, a regression with exit status 1, lists of runs per side,
+# inclusive time). A missing file and a file with damaged events in one
+# rank are reported once with the serial status and message (summary and
+# check); a command built without the helper says so once and prints the
+# serial output.
 #
 #   check_mpi_cli.sh MPIRUN SCOPE_PROFILER HALO_MPI GEN_BIG_RUN PY_MPI_FILE
 set -u
@@ -26,9 +29,13 @@ env_args=()
 [ -n "${ASAN_OPTIONS:-}" ] && env_args+=(-x ASAN_OPTIONS)
 mpi() { "$mpirun" --allow-run-as-root --oversubscribe -n "$@"; }
 
-mpi 4 "${env_args[@]}" "$halo" "$work/halo.h5" 30 >"$work/rec.txt" 2>&1 ||
-  { cat "$work/rec.txt"; fail "halo_mpi on 4 ranks"; }
+for h in halo halo2 halo3 halo4; do
+  mpi 4 "${env_args[@]}" "$halo" "$work/$h.h5" 30 >"$work/rec.txt" 2>&1 ||
+    { cat "$work/rec.txt"; fail "halo_mpi on 4 ranks"; }
+done
 "$gen" ranks "$work/many.h5" 96 60 >/dev/null || fail "gen_big_run ranks"
+# the same program doing twice the time steps: every region slower per rank
+"$gen" ranks "$work/many2.h5" 96 120 >/dev/null || fail "gen_big_run ranks 120"
 "$gen" record "$work/one.h5" 20000 2 >/dev/null || fail "gen_big_run record"
 cp "$pympi" "$work/py.h5"
 
@@ -44,7 +51,15 @@ both() {
   cases=$((cases + 1))
 }
 
-# same NAME N ARGS...: serial vs N processes
+# What the command wrote on stderr under mpirun, without mpirun's own
+# blocks about a non-zero status (between lines of dashes).
+own_stderr() {
+  awk '/^--------------------+$/ { inside = !inside; next } !inside' "$1"
+}
+
+# same NAME N ARGS...: serial vs N processes: the same stdout and status,
+# and on stderr what the command alone writes there (nothing unless the
+# status says a verdict, as check's 1)
 cases=0
 same() {
   local name=$1 n=$2
@@ -53,7 +68,8 @@ same() {
   [ -s "$work/$name.serial" ] || fail "$name: no output ($want)"
   cmp -s "$work/$name.serial" "$work/$name.mpi" ||
     { diff "$work/$name.serial" "$work/$name.mpi" | head -20; fail "$name: output differs under mpirun -n $n"; }
-  [ -s "$work/$name.mpi.err" ] && { cat "$work/$name.mpi.err"; fail "$name: stderr under mpirun -n $n"; }
+  own_stderr "$work/$name.mpi.err" | cmp -s "$work/$name.serial.err" - ||
+    { cat "$work/$name.mpi.err"; fail "$name: stderr under mpirun -n $n differs from the command's alone"; }
 }
 
 for n in 2 3; do
@@ -86,8 +102,20 @@ wait $recorder 2>/dev/null
 same summary_killed_2 2 summary "$work/killed.h5"
 grep -q "Incomplete run" "$work/summary_killed_2.serial" || fail "the killed run reads as complete"
 same summary_killed_3 3 summary "$work/killed.h5"
-# check compares on rank 0 alone: printed once, same verdict and status
-same check_same_2 2 check "$work/many.h5" "$work/many.h5"
+# check: every process reads its share of both runs' ranks (the
+# comparisons read aggregate-first); the verdict and status are the
+# command's alone
+for n in 2 3; do
+  same "check_same_$n" $n check "$work/many.h5" "$work/many.h5"
+  same "check_halo_$n" $n check "$work/halo.h5" "$work/halo2.h5"
+  same "check_slower_$n" $n check "$work/many.h5" "$work/many2.h5"
+  [ $want -eq 1 ] || fail "check_slower_$n: exit $want for a run twice as long"
+  same "check_lists_$n" $n check --base "$work/halo.h5" "$work/halo2.h5" \
+    --cand "$work/halo3.h5" "$work/halo4.h5"
+  same "check_inclusive_$n" $n check --inclusive -r 5 "$work/halo2.h5" "$work/halo.h5"
+  same "report_compare_$n" $n report -o - "$work/halo.h5" "$work/halo2.h5"
+done
+same check_halo_4 4 check "$work/halo.h5" "$work/halo2.h5"
 # the report names its output file on stdout; the file is the same too
 (cd "$work" && "$cli" report -o serial.html many.h5 >/dev/null) || fail "report to a file"
 (cd "$work" && mpi 2 "${env_args[@]}" "$cli" report -o mpi.html many.h5 >/dev/null) ||
@@ -107,6 +135,7 @@ failing() {
     { cat "$work/$name.mpi.err"; fail "$name: '$msg' not reported exactly once"; }
 }
 failing missing_3 3 summary "$work/nope.h5"
+failing check_missing_3 3 check "$work/many.h5" "$work/nope.h5"
 # Damaged event blocks of one rank: the process that reads it fails (its
 # message reaches rank 0's stderr as the serial command's); 30 % into the
 # file a rank of the first process's share, 80 % one of the second's.
@@ -117,6 +146,7 @@ for pct in 30 80; do
   printf '\xff%.0s' $(seq 512) |
     dd of="$work/damaged$pct.h5" bs=1 seek=$((size * pct / 100)) conv=notrunc status=none
   failing "damaged${pct}_2" 2 summary "$work/damaged$pct.h5"
+  failing "check_damaged${pct}_2" 2 check "$work/eight.h5" "$work/damaged$pct.h5"
 done
 
 # A command without the helper beside it (a build without MPI): rank 0
