@@ -51,10 +51,13 @@ both() {
   cases=$((cases + 1))
 }
 
-# What the command wrote on stderr under mpirun, without mpirun's own
-# blocks about a non-zero status (between lines of dashes).
+# What the command itself wrote on stderr: without mpirun's blocks about a
+# non-zero status, nor (under ASan) the leak checker's list of the
+# suppressions it used, which only the serial command checks (both between
+# lines of dashes, the checker's followed by an empty line).
 own_stderr() {
-  awk '/^--------------------+$/ { inside = !inside; next } !inside' "$1"
+  awk '/^--------------------+$/ { inside = !inside; after = !inside; next }
+       after && $0 == "" { after = 0; next } { after = 0 } !inside' "$1"
 }
 
 # same NAME N ARGS...: serial vs N processes: the same stdout and status,
@@ -68,7 +71,7 @@ same() {
   [ -s "$work/$name.serial" ] || fail "$name: no output ($want)"
   cmp -s "$work/$name.serial" "$work/$name.mpi" ||
     { diff "$work/$name.serial" "$work/$name.mpi" | head -20; fail "$name: output differs under mpirun -n $n"; }
-  own_stderr "$work/$name.mpi.err" | cmp -s "$work/$name.serial.err" - ||
+  cmp -s <(own_stderr "$work/$name.serial.err") <(own_stderr "$work/$name.mpi.err") ||
     { cat "$work/$name.mpi.err"; fail "$name: stderr under mpirun -n $n differs from the command's alone"; }
 }
 
