@@ -217,6 +217,12 @@ typedef struct sp_agg_opts {
                                        when regions x bins would pass 2^21
                                        (64 MB), and no series when fewer than 8
                                        remain (10^6 regions) */
+    /* nparts > 1: read only share `part` (0 .. nparts-1) of the selected
+     * ranks: nparts runs of consecutive ranks holding about equal events
+     * each (from the block table, so every process of an MPI job computes
+     * the same split); a share may be empty (fewer ranks than parts). The
+     * shares' aggregates merge (sp_agg_merge_ranks) into the whole's. */
+    unsigned part, nparts;
 } sp_agg_opts;
 
 /*
@@ -247,6 +253,15 @@ typedef struct sp_agg_follow sp_agg_follow;
 int sp_agg_follow_new(sp_event_source *src, const sp_agg_opts *opts, sp_agg_follow **out);
 int sp_agg_follow_update(sp_agg_follow *f, sp_agg **out);
 void sp_agg_follow_free(sp_agg_follow *f);
+
+/* Move the ranks that src read into dst (aggregates of one run whose
+ * ranks were read apart: the shares of sp_agg_opts.nparts, MPI processes)
+ * and add src's duration series bins to dst's (the pass sets one time axis
+ * from the whole block table, whatever it reads). src keeps what was not
+ * moved (free it). Attach dst again (sp_run_attach_read) to see the result
+ * in the run. 0, or SP_EINVAL (different runs, a rank read by both, series
+ * on different axes) with both unchanged. */
+int sp_agg_merge_ranks(sp_agg *dst, sp_agg *src);
 
 /* Forget the ranks r with keep[r] false (their aggregates are freed and
  * they count as not read), and recompute the span. */

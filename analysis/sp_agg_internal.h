@@ -84,6 +84,10 @@ typedef struct sp__pass {
     size_t next_rank;
     pthread_mutex_t next_lock;
     int status;                 /* the first failure */
+    char message[1024];         /* its message (set on a worker thread: sp_last_error()
+                                   is per thread) */
+    bool *share;                /* opts.nparts > 1: the ranks of opts.part (opts.ranks
+                                   points here) */
 } sp__pass;
 
 /* ---- sp_agg_pass.c ---- */
@@ -97,6 +101,9 @@ int sp__pass_run(sp__pass *p);
 /* End rank r's open calls at their thread's last event (counted in
  * open_calls). 0 or SP_ENOMEM / an observer's status. */
 int sp__pass_cut_open(sp__pass *p, size_t r);
+/* Add the bins of from (n regions) to to's on the same axis; bins from
+ * holds where to has none move (from loses them). */
+void sp__agg_series_add(sp_agg_series *to, sp_agg_series *from, size_t n);
 /* Whether the pass reads rank r (opts.ranks and opts.nranks_sel). */
 bool sp__pass_selects(const sp__pass *p, size_t r);
 void sp__pass_free(sp__pass *p);

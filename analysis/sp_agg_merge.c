@@ -26,23 +26,65 @@ void sp_agg_free(sp_agg *a)
     free(a);
 }
 
-void sp_agg_drop_ranks(sp_agg *a, const bool *keep)
+/* The run's span from its ranks' spans. */
+static void span_from_ranks(sp_agg *a)
 {
     a->has_span = false;
+    for (size_t r = 0; r < a->nranks; r++) {
+        const sp_agg_rank *o = &a->ranks[r];
+        if (!o->has_span)
+            continue;
+        if (!a->has_span || o->first_ns < a->first_ns)
+            a->first_ns = o->first_ns;
+        if (!a->has_span || o->last_ns > a->last_ns)
+            a->last_ns = o->last_ns;
+        a->has_span = true;
+    }
+}
+
+void sp_agg_drop_ranks(sp_agg *a, const bool *keep)
+{
     for (size_t r = 0; r < a->nranks; r++) {
         sp_agg_rank *o = &a->ranks[r];
         if (!keep[r]) {
             sp__agg_rank_out_free(o);
             o->read = false;
         }
-        if (o->has_span) {
-            if (!a->has_span || o->first_ns < a->first_ns)
-                a->first_ns = o->first_ns;
-            if (!a->has_span || o->last_ns > a->last_ns)
-                a->last_ns = o->last_ns;
-            a->has_span = true;
-        }
     }
+    span_from_ranks(a);
+}
+
+int sp_agg_merge_ranks(sp_agg *dst, sp_agg *src)
+{
+    if (src->nranks != dst->nranks || src->nregions != dst->nregions)
+        return sp__error(SP_EINVAL, "aggregates of different runs (%zu and %zu ranks)",
+                         dst->nranks, src->nranks);
+    for (size_t r = 0; r < src->nranks; r++)
+        if (src->ranks[r].read && dst->ranks[r].read)
+            return sp__error(SP_EINVAL, "rank %zu was read twice", r);
+    for (size_t g = 0; src->series && dst->series && g < src->nregions; g++) {
+        const sp_agg_series *x = &src->series[g], *y = &dst->series[g];
+        if (x->nbins != y->nbins || x->origin_ns != y->origin_ns || x->width_ns != y->width_ns)
+            return sp__error(SP_EINVAL, "duration series on different time axes");
+    }
+    for (size_t r = 0; r < src->nranks; r++) {
+        if (!src->ranks[r].read)
+            continue;
+        /* What the other side knew of a rank it did not read (damaged
+         * blocks found at open) is the same on both: src's replaces it. */
+        sp__agg_rank_out_free(&dst->ranks[r]);
+        dst->ranks[r] = src->ranks[r];
+        memset(&src->ranks[r], 0, sizeof src->ranks[r]);
+    }
+    dst->flags |= src->flags;
+    if (src->series && !dst->series) {
+        dst->series = src->series;
+        src->series = NULL;
+    } else if (src->series) {
+        sp__agg_series_add(dst->series, src->series, src->nregions);
+    }
+    span_from_ranks(dst);
+    return 0;
 }
 
 const sp_agg_region *sp_agg_rank_region(const sp_agg_rank *rk, int32_t region)
@@ -162,14 +204,8 @@ static int take_result(sp__pass *p, sp_agg **out)
             sp_agg_free(a);
             return SP_ENOMEM;
         }
-        if (o->has_span) {
-            if (!a->has_span || o->first_ns < a->first_ns)
-                a->first_ns = o->first_ns;
-            if (!a->has_span || o->last_ns > a->last_ns)
-                a->last_ns = o->last_ns;
-            a->has_span = true;
-        }
     }
+    span_from_ranks(a);
     if (p->series && p->nseries == a->nregions) {
         a->series = p->series;
         p->series = NULL;

@@ -546,25 +546,30 @@ static void add_series(const sp__pass *p, sp__worker *w, int32_t g, int64_t star
     bin_add(&s->bins[b], dur, 1, dur, dur);
 }
 
+void sp__agg_series_add(sp_agg_series *to, sp_agg_series *from, size_t n)
+{
+    for (size_t g = 0; g < n; g++) {
+        sp_agg_series *f = &from[g], *t = &to[g];
+        if (!f->bins)
+            continue;
+        if (!t->bins) {
+            t->bins = f->bins;
+            f->bins = NULL;
+            continue;
+        }
+        for (size_t b = 0; b < t->nbins; b++)
+            if (f->bins[b].calls)
+                bin_add(&t->bins[b], f->bins[b].min_ns, f->bins[b].calls, f->bins[b].sum_ns,
+                        f->bins[b].max_ns);
+    }
+}
+
 static void merge_series(sp__pass *p, sp__worker *w)
 {
     if (!w->series)
         return;
     pthread_mutex_lock(&p->series_lock);
-    for (size_t g = 0; g < w->nseries; g++) {
-        sp_agg_series *from = &w->series[g], *to = &p->series[g];
-        if (!from->bins)
-            continue;
-        if (!to->bins) {
-            to->bins = from->bins;
-            from->bins = NULL;
-            continue;
-        }
-        for (size_t b = 0; b < to->nbins; b++)
-            if (from->bins[b].calls)
-                bin_add(&to->bins[b], from->bins[b].min_ns, from->bins[b].calls,
-                        from->bins[b].sum_ns, from->bins[b].max_ns);
-    }
+    sp__agg_series_add(p->series, w->series, w->nseries);
     pthread_mutex_unlock(&p->series_lock);
     for (size_t g = 0; g < w->nseries; g++)
         free(w->series[g].bins);
@@ -626,6 +631,45 @@ static int init_series(sp__pass *p)
 
 /* ---- workers ---- */
 
+/* The ranks of share opts.part of opts.nparts: consecutive selected ranks
+ * of about equal events. A rank goes to the share whose slice of all the
+ * events holds its middle event (one more event each, so that ranks
+ * without events are spread too). The same in every process: it depends on
+ * the block table alone. */
+static int make_share(sp__pass *p)
+{
+    const sp_event_source *src = p->src;
+    size_t n = p->nranks;
+    p->share = calloc(n ? n : 1, sizeof *p->share);
+    uint64_t *ev = calloc(n ? n : 1, sizeof *ev);
+    if (!p->share || !ev) {
+        free(ev);
+        return SP_ENOMEM;
+    }
+    uint64_t total = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (!sp__pass_selects(p, r))
+            continue;
+        ev[r] = 1;
+        for (size_t b = 0; b < src->nblocks[r]; b++)
+            ev[r] += src->blocks[r][b].events;
+        total += ev[r];
+    }
+    uint64_t before = 0;
+    for (size_t r = 0; r < n; r++) {
+        if (!ev[r])
+            continue;
+        uint64_t mid = before + ev[r] / 2;
+        unsigned owner = (unsigned)((unsigned __int128)mid * p->opts.nparts / total);
+        p->share[r] = owner == p->opts.part;
+        before += ev[r];
+    }
+    free(ev);
+    p->opts.ranks = p->share;
+    p->opts.nranks_sel = n;
+    return 0;
+}
+
 bool sp__pass_selects(const sp__pass *p, size_t r)
 {
     if (!p->opts.ranks)
@@ -652,8 +696,10 @@ static void *worker_main(void *arg)
             rc = p->opts.observer->rank_done(p->opts.observer->ud, r);
         if (rc) {
             pthread_mutex_lock(&p->next_lock);
-            if (!p->status)
+            if (!p->status) {
                 p->status = rc;
+                snprintf(p->message, sizeof p->message, "%s", sp_last_error());
+            }
             pthread_mutex_unlock(&p->next_lock);
         }
     }
@@ -688,6 +734,7 @@ int sp__pass_run(sp__pass *p)
     }
     p->next_rank = 0;
     p->status = 0;
+    p->message[0] = '\0';
     unsigned n = worker_count(p);
     pthread_t tid[8];
     unsigned started = 0;
@@ -697,12 +744,17 @@ int sp__pass_run(sp__pass *p)
     worker_main(p); /* this thread works too */
     for (unsigned i = 0; i < started; i++)
         pthread_join(tid[i], NULL);
+    /* The failure's message, on the caller's thread whichever worker met it. */
+    if (p->status && p->message[0])
+        sp__error(p->status, "%s", p->message);
     return p->status;
 }
 
 int sp__pass_new(sp_event_source *src, const sp_agg_opts *opts, sp__pass **out)
 {
     *out = NULL;
+    if (opts && opts->nparts > 1 && opts->part >= opts->nparts)
+        return sp__error(SP_EINVAL, "share %u of %u ranks' shares", opts->part, opts->nparts);
     sp__pass *p = calloc(1, sizeof *p);
     if (!p)
         return sp__error(SP_ENOMEM, "out of memory");
@@ -715,6 +767,8 @@ int sp__pass_new(sp_event_source *src, const sp_agg_opts *opts, sp__pass **out)
     pthread_mutex_init(&p->next_lock, NULL);
     p->ranks = calloc(p->nranks ? p->nranks : 1, sizeof *p->ranks);
     int rc = p->ranks ? 0 : SP_ENOMEM;
+    if (rc == 0 && p->opts.nparts > 1)
+        rc = make_share(p);
     for (size_t r = 0; rc == 0 && r < p->nranks; r++) {
         rc = sp__agg_rank_init(&p->ranks[r]);
         p->ranks[r].out.read = sp__pass_selects(p, r);
@@ -738,6 +792,7 @@ void sp__pass_free(sp__pass *p)
         sp__agg_rank_out_free(&p->ranks[r].out);
     }
     free(p->ranks);
+    free(p->share);
     if (p->series)
         for (size_t g = 0; g < p->nseries; g++)
             free(p->series[g].bins);

@@ -16,7 +16,8 @@
 #include "sp_run_read.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
-#define WIRE_VERSION 2u
+#define WIRE_VERSION 3u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
+                             exact (two doubles) */
 
 /* ---- writing ---- */
 
@@ -166,7 +167,12 @@ static void put_rank(wbuf *b, const sp_agg_rank *o, bool segs)
         put64(b, (uint64_t)r->own_ns);
         put64(b, (uint64_t)r->min_ns);
         put64(b, (uint64_t)r->max_ns);
-        putd(b, (double)r->sumsq);
+        /* The long double sum as a double and the rest: exact across the
+         * wire, so a run read in a child or over MPI gives the standard
+         * deviation of one read in process, to the last digit. */
+        double hi = (double)r->sumsq;
+        putd(b, hi);
+        putd(b, (double)(r->sumsq - hi));
         put_hist(b, &r->hist);
         put_hist(b, &r->own_hist);
         if (segs)
@@ -460,8 +466,9 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         r->own_ns = (int64_t)get64(b);
         r->min_ns = (int64_t)get64(b);
         r->max_ns = (int64_t)get64(b);
-        double sq = getd(b);
-        r->sumsq = isfinite(sq) && sq >= 0 ? sq : 0;
+        double hi = getd(b), lo = getd(b);
+        long double sq = (long double)hi + lo;
+        r->sumsq = isfinite(hi) && isfinite(lo) && sq >= 0 ? sq : 0;
         get_hist(b, &r->hist);
         get_hist(b, &r->own_hist);
         if (segs)

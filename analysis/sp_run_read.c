@@ -65,11 +65,15 @@ int sp_run_aggregate(sp_event_source *src, const sp_agg_opts *opts)
         return rc;
     for (size_t r = 0; r < agg->nranks; r++) /* torn at open: the source knew */
         agg->ranks[r].torn_blocks += sp_h5_stream_torn_blocks(src, r);
-    if ((rc = sp_agg_attach(src->run, agg)) != 0) {
+    if ((rc = sp_run_attach_read(src->run, agg)) != 0 && src->run->agg != agg)
         sp_agg_free(agg);
-        return rc;
-    }
-    return note_state(src->run, agg);
+    return rc;
+}
+
+int sp_run_attach_read(sp_run *run, sp_agg *agg)
+{
+    int rc = sp_agg_attach(run, agg);
+    return rc ? rc : note_state(run, agg);
 }
 
 static sp_run *read_here(const char *path, const sp_agg_opts *opts, int *status)

@@ -48,6 +48,15 @@ sp_event_source *sp_run_source_open_ex(const char *path, unsigned flags, int *st
 int sp_run_aggregate(sp_event_source *src, const sp_agg_opts *opts);
 
 /*
+ * Attach agg, the pass's aggregates of run's file (a merge of the shares
+ * read apart: sp_agg_merge_ranks), to run as sp_run_aggregate does
+ * (sp_agg_attach, and an unfinished run's file_state from the open and
+ * torn calls of every rank). agg may already be run->agg. 0, or SP_ENOMEM
+ * with agg still the caller's unless it was run->agg.
+ */
+int sp_run_attach_read(sp_run *run, sp_agg *agg);
+
+/*
  * Open, aggregate and hand back the analysed run (no calls for a v2 file;
  * the source is closed). With isolation (how != NULL, or NULL to use the
  * environment's default: SCOPE_PROFILER_READ_ISOLATION), the pass runs in a

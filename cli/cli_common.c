@@ -9,10 +9,12 @@
 #include "sp_ranks.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void verror(const char *fmt, va_list ap)
 {
@@ -196,6 +198,47 @@ int sp__cli_keep_ranks(const char *verb, sp_run *run, const char *spec, char *li
         return SP_CLI_EXIT_FAILURE;
     }
     return 0;
+}
+
+int sp__cli_find_private(const char *name, const char *env_name, const char *verb, bool quiet,
+                         char *out, size_t size)
+{
+    const char *env = getenv(env_name);
+    if (env && *env) {
+        if (access(env, R_OK) != 0) {
+            sp__cli_error("%s: %s=%s: %s", verb, env_name, env, strerror(errno));
+            return -1;
+        }
+        snprintf(out, size, "%s", env);
+        return 0;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) {
+        sp__cli_error("%s: cannot find this program's directory", verb);
+        return -1;
+    }
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    static const char *const rel[] = {"../lib",
+                                      "../lib64",
+                                      "../lib/x86_64-linux-gnu",
+                                      "../lib/aarch64-linux-gnu",
+                                      "../lib/scope-profiler",
+                                      "."};
+    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
+        int w = snprintf(out, size, "%s/%s/%s", exe, rel[i], name);
+        char real[PATH_MAX];
+        if (w > 0 && (size_t)w < size && access(out, R_OK) == 0 && realpath(out, real)) {
+            snprintf(out, size, "%s", real);
+            return 0;
+        }
+    }
+    if (!quiet)
+        sp__cli_error("%s: %s not found next to %s (set %s)", verb, name, exe, env_name);
+    return -1;
 }
 
 int sp__cli_finish_output(int status)

@@ -102,6 +102,14 @@ int sp__cli_open_filtered(const char *verb, const char *path, const char *includ
 int sp__cli_keep_ranks(const char *verb, sp_run *run, const char *spec, char *list,
                        size_t size, size_t *count);
 
+/* Where a private file of the installation is (the preload libraries, the
+ * MPI helper): $env_name when set, else next to this program: <bindir>/../lib,
+ * ../lib64, ../lib/<multiarch>, ../lib/scope-profiler (installed), or the
+ * build tree's lib/. 0 with the real path in out, or -1 after reporting
+ * (in the name of verb; nothing when quiet and it is simply not there). */
+int sp__cli_find_private(const char *name, const char *env_name, const char *verb, bool quiet,
+                         char *out, size_t size);
+
 /* Flush stdout; on a write error report it and return SP_CLI_EXIT_FAILURE,
  * else `status`. */
 int sp__cli_finish_output(int status);

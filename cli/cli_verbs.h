@@ -35,6 +35,10 @@
 SP_CLI_VERBS(SP_CLI_DECLARE_VERB)
 #undef SP_CLI_DECLARE_VERB
 
+/* cli_main.c: the command (main.c, and rank 0 of the MPI helper): parse
+ * the global options, dispatch the verb, return the exit status. */
+int sp__cli_main(int argc, char **argv);
+
 /* summary_follow.c: `summary --follow`: redraw the summary of a run that is
  * recording every interval seconds until it completes (or Ctrl-C). */
 int sp__summary_follow(const char *path, double interval);

@@ -60,49 +60,6 @@ static const char run_usage[] =
     "build (libscope_profiler_mpi_preload.so) the ranks are gathered into one FILE\n"
     "in MPI_Finalize; otherwise each rank writes FILE.rank<N>.h5.\n";
 
-/* Where the preload library `name` is: $SCOPE_PROFILER_PRELOAD, else next
- * to this program (<bindir>/../lib..., as installed, or <build>/cli/../lib).
- * quiet: report nothing when it is not there. */
-static int find_preload(const char *name, bool quiet, char *out, size_t size)
-{
-    const char *env = getenv("SCOPE_PROFILER_PRELOAD");
-    if (env && *env) {
-        if (access(env, R_OK) != 0) {
-            sp__cli_error("run: SCOPE_PROFILER_PRELOAD=%s: %s", env, strerror(errno));
-            return -1;
-        }
-        snprintf(out, size, "%s", env);
-        return 0;
-    }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) {
-        sp__cli_error("run: cannot find this program's directory");
-        return -1;
-    }
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash)
-        *slash = '\0';
-    static const char *const rel[] = {"../lib",
-                                      "../lib64",
-                                      "../lib/x86_64-linux-gnu",
-                                      "../lib/aarch64-linux-gnu",
-                                      "../lib/scope-profiler",
-                                      "."};
-    for (size_t i = 0; i < sizeof rel / sizeof *rel; i++) {
-        int w = snprintf(out, size, "%s/%s/%s", exe, rel[i], name);
-        char real[PATH_MAX];
-        if (w > 0 && (size_t)w < size && access(out, R_OK) == 0 && realpath(out, real)) {
-            snprintf(out, size, "%s", real);
-            return 0;
-        }
-    }
-    if (!quiet)
-        sp__cli_error("run: %s not found next to %s (set SCOPE_PROFILER_PRELOAD)", name, exe);
-    return -1;
-}
-
 #if defined(__SANITIZE_ADDRESS__)
 /* An AddressSanitizer build of the preload library needs the ASan runtime
  * loaded first: preload the one this program uses. */
@@ -182,8 +139,10 @@ static int run_native(char **argv, int prog, const sp__run_python_opts *o, const
     char lib[PATH_MAX];
     bool under_mpi = getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMI_SIZE") || getenv("PMIX_RANK");
     if ((!under_mpi ||
-         find_preload("libscope_profiler_mpi_preload.so", true, lib, sizeof lib) != 0) &&
-        find_preload("libscope_profiler_preload.so", false, lib, sizeof lib) != 0)
+         sp__cli_find_private("libscope_profiler_mpi_preload.so", "SCOPE_PROFILER_PRELOAD", "run",
+                              true, lib, sizeof lib) != 0) &&
+        sp__cli_find_private("libscope_profiler_preload.so", "SCOPE_PROFILER_PRELOAD", "run", false,
+                             lib, sizeof lib) != 0)
         return SP_CLI_EXIT_FAILURE;
     char preload[3 * PATH_MAX];
     const char *old = getenv("LD_PRELOAD");

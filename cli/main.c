@@ -1,115 +1,85 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * main.c - `scope-profiler VERB ...`: dispatch to the verb's handler.
- * Exit status: 0 ok, 1 runtime failure, 2 bad usage or unreadable file.
+ * main.c - the scope-profiler command: sp__cli_main (cli_main.c) does the
+ * work. Under an MPI launcher with several processes (`mpirun -n N
+ * scope-profiler summary RUN`), the verbs that read runs run in the MPI
+ * helper instead (cli/mpi/cli_mpi.c, built when Open MPI is found and
+ * installed next to the preload libraries): it spreads the run's ranks over
+ * the processes and rank 0 prints what this program prints. This program
+ * itself never links MPI. Without the helper, rank 0 says so and runs the
+ * verb alone; the other processes exit 0 without output.
  */
-#include <stdint.h>
-#include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_common.h"
 #include "cli_verbs.h"
-#include "sp_h5.h"
 
-typedef struct cli_verb {
-    const char *name;
-    int (*run)(int argc, char **argv);
-    const char *help;
-} cli_verb;
+/* Verbs the helper runs: those that read runs and print once. */
+static const char *const mpi_verbs[] = {"summary", "inspect", "ranks", "report", "check"};
 
-static const cli_verb verbs[] = {
-#define SP_CLI_VERB_ENTRY(name, handler, help) {name, handler, help},
-    SP_CLI_VERBS(SP_CLI_VERB_ENTRY)
-#undef SP_CLI_VERB_ENTRY
-};
-#define NVERBS (sizeof verbs / sizeof *verbs)
-
-static void usage(FILE *out)
+/* A launcher's value from the first of names that is set, or -1. */
+static long launcher_value(const char *const *names)
 {
-    fprintf(out, "usage: " SP_CLI_NAME " COMMAND [OPTIONS] [ARGS]\n\n"
-                 "Read and analyse scope-profiler (and Python scope-profiler) HDF5 runs.\n\n"
-                 "Commands:\n");
-    size_t w = 0;
-    for (size_t i = 0; i < NVERBS; i++)
-        if (strlen(verbs[i].name) > w)
-            w = strlen(verbs[i].name);
-    for (size_t i = 0; i < NVERBS; i++)
-        fprintf(out, "  %-*s  %s\n", (int)w, verbs[i].name, verbs[i].help);
-    fprintf(out, "\nOptions:\n"
-                 "  -h, --help             show this help (" SP_CLI_NAME " COMMAND --help: the\n"
-                 "                         command's)\n"
-                 "  -V, --version          show the version\n"
-                 "      --read-limit SIZE  memory one file may take to read and analyse\n"
-                 "                         (default 4G; e.g. 16G, unlimited; also\n"
-                 "                         SCOPE_PROFILER_READ_LIMIT)\n\n"
-                 "Files are read in a separate process (a damaged file that crashes the HDF5\n"
-                 "library ends in an error, exit status 2; SCOPE_PROFILER_READ_TIMEOUT, default\n"
-                 "300 s, bounds it). Names and messages from files are shown escaped.\n");
+    for (; *names; names++) {
+        const char *v = getenv(*names);
+        if (v && *v)
+            return strtol(v, NULL, 10);
+    }
+    return -1;
 }
 
-static const cli_verb *find_verb(const char *name)
+static long launcher_size(void)
 {
-    for (size_t i = 0; i < NVERBS; i++)
-        if (strcmp(verbs[i].name, name) == 0)
-            return &verbs[i];
+    static const char *const n[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE",
+                                    "SLURM_STEP_NUM_TASKS", NULL};
+    return launcher_value(n);
+}
+
+static long launcher_rank(void)
+{
+    static const char *const n[] = {"OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK",
+                                    "SLURM_PROCID", NULL};
+    return launcher_value(n);
+}
+
+/* The verb: the first argument that is not a global option. */
+static const char *verb_of(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strncmp(argv[i], "--read-limit", 12) == 0) {
+            i += argv[i][12] == '=' ? 0 : 1;
+            continue;
+        }
+        return argv[i];
+    }
     return NULL;
 }
 
 int main(int argc, char **argv)
 {
-    /* Names and messages from run files never reach the terminal raw; the
-     * TUI draws through ncurses on the real stdout and escapes its own text. */
-    /* Options before the verb: the read limit of every file the verb opens. */
-    while (argc >= 2 && strncmp(argv[1], "--read-limit", 12) == 0 &&
-           (argv[1][12] == '\0' || argv[1][12] == '=')) {
-        const char *value = argv[1][12] == '=' ? argv[1] + 13 : argc >= 3 ? argv[2] : NULL;
-        int used = argv[1][12] == '=' ? 1 : 2;
-        uint64_t bytes;
-        if (!value || sp_h5_parse_size(value, &bytes) != 0) {
-            sp__cli_protect_output(true);
-            sp__cli_error("invalid --read-limit '%s' (a size such as 512M, 8G or unlimited, "
-                          "at least 1M)",
-                          value ? value : "");
-            return SP_CLI_EXIT_USAGE;
+    const char *verb = verb_of(argc, argv);
+    bool spread = false;
+    for (size_t i = 0; verb && i < sizeof mpi_verbs / sizeof *mpi_verbs; i++)
+        spread |= strcmp(verb, mpi_verbs[i]) == 0;
+    if (spread && launcher_size() > 1) {
+        char helper[PATH_MAX];
+        bool first = launcher_rank() <= 0;
+        if (sp__cli_find_private("scope-profiler-mpi", "SCOPE_PROFILER_MPI_HELPER", verb, true,
+                                 helper, sizeof helper) == 0) {
+            execv(helper, argv);
+            if (first)
+                sp__cli_error("%s: cannot run the MPI helper '%s': %m", verb, helper);
+        } else if (first) {
+            sp__cli_error("%s: this " SP_CLI_NAME " was built without MPI (no "
+                          "scope-profiler-mpi next to it): rank 0 reads the run alone",
+                          verb);
         }
-        setenv(SP_READ_LIMIT_ENV, value, 1);
-        argv[used] = argv[0];
-        argv += used;
-        argc -= used;
+        /* What the serial command prints, once. */
+        if (!first)
+            return 0;
     }
-    sp__cli_protect_output(!(argc >= 2 && strcmp(argv[1], "tui") == 0));
-    if (argc < 2) {
-        sp__cli_error("missing command (see '" SP_CLI_NAME " --help')");
-        return SP_CLI_EXIT_USAGE;
-    }
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0 ||
-        (strcmp(cmd, "help") == 0 && argc == 2)) {
-        usage(stdout);
-        return sp__cli_finish_output(SP_CLI_EXIT_OK);
-    }
-    if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
-        printf(SP_CLI_NAME " %s\n", sp_version());
-        return sp__cli_finish_output(SP_CLI_EXIT_OK);
-    }
-    if (strcmp(cmd, "help") == 0) { /* help VERB == VERB --help */
-        const cli_verb *v = find_verb(argv[2]);
-        if (!v) {
-            sp__cli_error("unknown command '%s' (see '" SP_CLI_NAME " --help')", argv[2]);
-            return SP_CLI_EXIT_USAGE;
-        }
-        char *args[] = {(char *)v->name, "--help", NULL};
-        return v->run(2, args);
-    }
-    if (cmd[0] == '-') {
-        sp__cli_error("unknown option '%s' (see '" SP_CLI_NAME " --help')", cmd);
-        return SP_CLI_EXIT_USAGE;
-    }
-    const cli_verb *v = find_verb(cmd);
-    if (!v) {
-        sp__cli_error("unknown command '%s' (see '" SP_CLI_NAME " --help')", cmd);
-        return SP_CLI_EXIT_USAGE;
-    }
-    return v->run(argc - 1, argv + 1);
+    return sp__cli_main(argc, argv);
 }

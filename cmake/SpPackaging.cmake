@@ -12,7 +12,8 @@
 #                                           scope-profiler(1), bash/zsh completions
 #   viewer     scope-profiler-viewer        the GTK viewer, .desktop, metainfo, MIME type,
 #                                           icons, scope-profiler-viewer(1), completions
-#   mpi        libscope-profiler-mpi0       libscope_profiler_mpi.so.0 and the MPI preload library
+#   mpi        libscope-profiler-mpi0       libscope_profiler_mpi.so.0, the MPI preload library
+#                                           and the command's MPI helper (scope-profiler-mpi)
 #   mpi_dev    libscope-profiler-mpi-dev    the MPI library's .so link, static library,
 #                                           pkg-config file, CMake targets
 #   python     python3-scope-profiler       the Python module (bindings/)
@@ -120,7 +121,8 @@ and a statistical comparison of two runs."
 sp_package(mpi libscope-profiler-mpi0 libs "low-overhead region profiler for HPC codes (MPI library)"
   "The library built with Open MPI: every rank of a job streams its part
 and rank 0 joins them into one file. Also the preload library that `scope-profiler run`
-uses under mpirun.")
+uses under mpirun, and the helper with which `mpirun -n N scope-profiler summary RUN`
+reads a run's ranks in N processes.")
 sp_package(mpi_dev libscope-profiler-mpi-dev libdevel "low-overhead region profiler for HPC codes (MPI development files)"
   "The static MPI library, the pkg-config file scope-profiler-mpi.pc and the
 CMake targets ScopeProfiler::scope_profiler_mpi." DEPENDS mpi dev

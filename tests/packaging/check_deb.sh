@@ -76,7 +76,8 @@ if [ -n "$(deb scope-profiler-viewer)" ]; then
     /usr/share/man/man1/scope-profiler-viewer.1.gz /usr/share/bash-completion/completions/scope-profiler-viewer
 fi
 if [ -n "$(deb libscope-profiler-mpi0)" ]; then
-  must_have libscope-profiler-mpi0 "${so}_mpi\.so\.0" /usr/lib/scope-profiler/libscope_profiler_mpi_preload.so
+  must_have libscope-profiler-mpi0 "${so}_mpi\.so\.0" /usr/lib/scope-profiler/libscope_profiler_mpi_preload.so \
+    /usr/lib/scope-profiler/scope-profiler-mpi
   must_have libscope-profiler-mpi-dev "${so}_mpi\.so" /usr/lib/pkgconfig/scope-profiler-mpi.pc
 fi
 # The runtime library package holds no headers, programs or static libraries.
