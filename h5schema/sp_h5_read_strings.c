@@ -221,13 +221,14 @@ int sp__h5_read_int_attr(const char *file, hid_t loc, const char *name, int64_t 
     hid_t attr = H5I_INVALID_HID, type = H5I_INVALID_HID, space = H5I_INVALID_HID;
     char where[256];
     sp__h5_path(loc, NULL, where, sizeof where);
-    htri_t e = H5Aexists(loc, name);
-    if (e <= 0) {
+    /* Opened at once (every rank has three of these): only a failure asks
+     * whether it is there, for the message. */
+    if ((attr = H5Aopen(loc, name, H5P_DEFAULT)) < 0 && H5Aexists(loc, name) <= 0) {
         H5Eclear2(H5E_DEFAULT);
         return sp__error(SP_EFORMAT, "%s: attribute '%s' of %s is missing", file, name,
                          where);
     }
-    if ((attr = H5Aopen(loc, name, H5P_DEFAULT)) < 0 || (type = H5Aget_type(attr)) < 0 ||
+    if (attr < 0 || (type = H5Aget_type(attr)) < 0 ||
         (space = H5Aget_space(attr)) < 0) {
         rc = sp__h5_error(SP_EFORMAT, "%s: cannot open attribute '%s' of %s", file, name,
                           where);

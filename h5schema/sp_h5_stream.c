@@ -359,14 +359,20 @@ static int h5_read(sp_event_source *src, size_t r, size_t b0, size_t b1, sp_even
         if (orc)
             return orc;
     }
-    slice sl = {malloc(SP_BLOCK_MAX_EVENTS * sizeof *sl.t),
-                malloc(SP_BLOCK_MAX_EVENTS * sizeof *sl.region)};
+    /* Buffers as large as what is read, up to a slice and a block: a rank
+     * of a few calls (a run of 1,024 of them) would otherwise map and
+     * unmap 17 MB of fresh pages per rank. */
+    uint64_t events = s->first[b1] - s->first[b0];
+    size_t slice_n = events < SLICE_EVENTS ? (size_t)events : SLICE_EVENTS;
+    size_t block_n = events < SP_BLOCK_MAX_EVENTS ? (size_t)events : SP_BLOCK_MAX_EVENTS;
+    slice sl = {malloc((block_n ? block_n : 1) * sizeof *sl.t),
+                malloc((block_n ? block_n : 1) * sizeof *sl.region)};
     int rc = 0;
     for (int i = 0; i < 2; i++) {
         f[i].file = h->path;
         f[i].s = s;
-        f[i].dt = malloc(SLICE_EVENTS * sizeof *f[i].dt);
-        f[i].code = malloc(SLICE_EVENTS * sizeof *f[i].code);
+        f[i].dt = malloc((slice_n ? slice_n : 1) * sizeof *f[i].dt);
+        f[i].code = malloc((slice_n ? slice_n : 1) * sizeof *f[i].code);
         if (!f[i].dt || !f[i].code)
             rc = SP_ENOMEM;
     }
