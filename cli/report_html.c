@@ -173,6 +173,7 @@ static int charts(sp__report *r, FILE *f)
     }
     /* Tall enough for every lane of every rank; if a run has more lanes
      * than that, say which are left out and how to see them. */
+    sp__chart_job_keep_timeline(&job); /* fitted, counted and drawn: built once */
     double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
     size_t nlanes = 0, hidden = sp__chart_timeline_hidden(&job, 1200, th, &nlanes);
     if (hidden)
@@ -187,6 +188,7 @@ static int charts(sp__report *r, FILE *f)
                 "thread).</p>\n",
                 fg->nranks, fg->nranks == 1 ? "" : "s", nlanes, nlanes == 1 ? "" : "s");
     int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200, th);
+    sp__chart_job_drop_timeline(&job);
     if (!rc) {
         fputs("<h3>Flame graph of the call tree</h3>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,
