@@ -144,7 +144,7 @@ static int32_t durations_region(const sp_run *run, const sp_figures *fg, bool *e
 static int charts(sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (!fg)
         return SP_ENOMEM;
     bool enough = false;
@@ -154,7 +154,7 @@ static int charts(sp__report *r, FILE *f)
      * the first window of a long one, and the page says so). */
     sp__timeline_calls tc;
     if (sp__timeline_calls_get(run, r->path, SP__TIMELINE_MAX_CALLS, &tc)) {
-        sp_figures_free(fg);
+        sp_figures_free(own);
         return SP_EIO;
     }
     char note[200];
@@ -223,7 +223,7 @@ static int charts(sp__report *r, FILE *f)
         rc = sp__report_chart(r, f, SP__CHART_TIMESERIES, &job, 1200, 420);
     fputs("</section>\n", f);
     sp__timeline_calls_free(&tc);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     return rc;
 }
 
@@ -269,6 +269,7 @@ int sp__report_write(sp__report *r, FILE *f)
     if (r->waits)
         fputs("<a href=\"#waits\">Waits</a>", f);
     fputs("<a href=\"#ranks\">Ranks</a><a href=\"#metadata\">Metadata</a></nav>\n<main>\n", f);
+    r->fg = sp_figures_new(r->run); /* NULL: each section makes its own */
     int rc = sp__report_overview(r, f);
     if (!rc && r->cand)
         rc = sp__report_compare(r, f);
@@ -288,5 +289,13 @@ int sp__report_write(sp__report *r, FILE *f)
     fprintf(f, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", js);
     sp_waits_free(r->waits);
     r->waits = NULL;
+    sp_figures_free(r->fg);
+    r->fg = NULL;
     return rc;
+}
+
+sp_figures *sp__report_figures(const sp__report *r, sp_figures **own)
+{
+    *own = NULL;
+    return r->fg ? r->fg : (*own = sp_figures_new(r->run));
 }
