@@ -108,6 +108,14 @@ static int to_dense(sp_hist *h, uint32_t extra_lo, uint32_t extra_hi)
     return 0;
 }
 
+/* Pairs a sparse list of len pairs has room for: it grows 1, 4, 16, so a
+ * region called once (10^6 regions of one call each: two histograms per
+ * region, kept by the pass, the wire and every copy) costs one pair, not 16. */
+static size_t sparse_cap(size_t len)
+{
+    return len == 0 ? 0 : len <= 1 ? 1 : len <= 4 ? 4 : SP_HIST_SPARSE_MAX;
+}
+
 static int add_index(sp_hist *h, uint32_t idx, uint64_t n)
 {
     if (h->dense) {
@@ -118,8 +126,6 @@ static int add_index(sp_hist *h, uint32_t idx, uint64_t n)
         counts(h)[idx - h->lo] += n;
         return 0;
     }
-    if (!h->data && !(h->data = malloc(SP_HIST_SPARSE_MAX * sizeof(sp_hist_pair))))
-        return SP_ENOMEM;
     sp_hist_pair *p = pairs(h);
     size_t i = 0;
     while (i < h->len && p[i].index < idx)
@@ -133,6 +139,12 @@ static int add_index(sp_hist *h, uint32_t idx, uint64_t n)
             return SP_ENOMEM;
         counts(h)[idx - h->lo] += n;
         return 0;
+    }
+    if (!p || h->len == sparse_cap(h->len)) { /* full: the next size */
+        p = realloc(p, sparse_cap(h->len + 1u) * sizeof *p);
+        if (!p)
+            return SP_ENOMEM;
+        h->data = p;
     }
     memmove(p + i + 1, p + i, (h->len - i) * sizeof *p);
     p[i].index = idx;
@@ -212,10 +224,10 @@ int sp_hist_copy(sp_hist *dst, const sp_hist *src)
 {
     *dst = *src;
     dst->data = NULL;
-    if (!src->data)
-        return 0;
     size_t bytes = src->dense ? src->len * sizeof(uint64_t)
-                              : SP_HIST_SPARSE_MAX * sizeof(sp_hist_pair);
+                              : sparse_cap(src->len) * sizeof(sp_hist_pair);
+    if (!src->data || bytes == 0)
+        return 0;
     if (!(dst->data = malloc(bytes))) {
         sp_hist_init(dst);
         return SP_ENOMEM;

@@ -13,7 +13,7 @@
  * are always exact. Counts are exact.
  *
  * Memory: a histogram with few distinct buckets keeps them as a short sorted
- * list (a region called 40 times costs 40 entries at most); past
+ * list, grown 1, 4, 16 entries (a region called once costs one entry); past
  * SP_HIST_SPARSE_MAX distinct buckets it switches to a dense array over the
  * buckets between the smallest and the largest value (at most 3,712 counts:
  * one octave is 64). Adding never allocates per value, only when the range

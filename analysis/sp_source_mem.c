@@ -17,6 +17,7 @@
  */
 #include "sp_source_mem.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,7 @@
 typedef struct block_pos {
     size_t next_call; /* first call that begins in the block (or after it) */
     size_t depth;     /* calls open at the block's start */
+    size_t end;       /* end of the block's thread's calls */
 } block_pos;
 
 typedef struct mem_rank {
@@ -148,7 +150,7 @@ static int build_rank(sp_event_source *src, mem_src *s, size_t r)
             end++;
         cursor c = {.call = first, .end = end};
         for (;;) {
-            block_pos at = {c.call, c.depth};
+            block_pos at = {c.call, c.depth, end};
             size_t n = step(s, m, rk, &c, MEM_BLOCK_EVENTS);
             if (n == SIZE_MAX) {
                 rc = SP_ENOMEM;
@@ -187,15 +189,21 @@ static int mem_read(sp_event_source *src, size_t rank, size_t b0, size_t b1, sp_
     const sp_rank_data *rk = &s.calls->ranks[rank];
     mem_rank *m = &s.rk[rank];
     int rc = s.t && s.region ? 0 : SP_ENOMEM;
+    cursor c = {0};
     for (size_t b = b0; b < b1 && rc == 0; b++) {
         const sp_block *blk = &src->blocks[rank][b];
         block_pos at = m->pos[b];
-        /* The open calls: the outermost at.depth ancestors of the last call
-         * begun (ancestors have smaller rows, so walk up then reverse). */
+        /* The next block of the thread starts where the last one ended: its
+         * open calls are on the stack already (walking them again per block
+         * was depth x blocks: 2^20-deep nesting). Else the open calls: the
+         * outermost at.depth ancestors of the last call begun (ancestors
+         * have smaller rows, so walk up then reverse). */
+        bool go_on = b > b0 && src->blocks[rank][b - 1].thread == blk->thread &&
+                     c.call == at.next_call && c.depth == at.depth;
         size_t chain = 0;
-        for (int64_t c = at.next_call ? (int64_t)at.next_call - 1 : -1;
-             c >= 0 && rk->thread[c] == blk->thread && rc == 0; c = parent_of(m, rk, (size_t)c))
-            rc = push(&s, &chain, c);
+        for (int64_t k = go_on ? -1 : at.next_call ? (int64_t)at.next_call - 1 : -1;
+             k >= 0 && rk->thread[k] == blk->thread && rc == 0; k = parent_of(m, rk, (size_t)k))
+            rc = push(&s, &chain, k);
         if (rc)
             break;
         for (size_t i = 0; i < chain / 2; i++) {
@@ -203,10 +211,9 @@ static int mem_read(sp_event_source *src, size_t rank, size_t b0, size_t b1, sp_
             s.stack[i] = s.stack[chain - 1 - i];
             s.stack[chain - 1 - i] = x;
         }
-        size_t end = at.next_call;
-        while (end < rk->ncalls && rk->thread[end] == blk->thread)
-            end++;
-        cursor c = {.call = at.next_call, .end = end, .depth = at.depth < chain ? at.depth : chain};
+        if (!go_on)
+            c = (cursor){.call = at.next_call, .end = at.end,
+                         .depth = at.depth < chain ? at.depth : chain};
         size_t n = step(&s, m, rk, &c, blk->events);
         if (n == SIZE_MAX) {
             rc = SP_ENOMEM;

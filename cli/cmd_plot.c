@@ -359,9 +359,12 @@ int sp__cmd_plot(int argc, char **argv)
                 continue;
             if (k == SP__CHART_WAITS && !runs[i]->mpi && strcmp(kind, "all") == 0)
                 continue; /* "all" draws it for runs that recorded MPI messages */
+            if (k == SP__CHART_TIMELINE) /* fitted, drawn and counted: built once */
+                sp__chart_job_keep_timeline(&job);
             if (write_chart(&po, prefix, sp__chart_name((sp__chart_kind)k), (sp__chart_kind)k,
                             &job))
                 rc = SP_CLI_EXIT_FAILURE;
+            sp__chart_job_drop_timeline(&job);
         }
         if (!rc && durations && write_chart(&po, prefix, "durations", SP__CHART_TIMESERIES, &job))
             rc = SP_CLI_EXIT_FAILURE;

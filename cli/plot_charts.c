@@ -100,13 +100,46 @@ static sp_plot_style timeline_style(const sp__chart_job *job, const sp_plot_styl
 }
 #endif
 
+#ifdef SP_HAVE_PLOTS
+/* The job's timeline: the one kept for it, else a new one (timeline_put
+ * frees only that). */
+static sp_timeline *timeline_get(const sp__chart_job *job)
+{
+    return job->timeline ? job->timeline : sp_timeline_new(timeline_run(job));
+}
+
+static void timeline_put(const sp__chart_job *job, sp_timeline *tl)
+{
+    if (tl != job->timeline)
+        sp_timeline_free(tl);
+}
+#endif
+
+void sp__chart_job_keep_timeline(sp__chart_job *job)
+{
+#ifdef SP_HAVE_PLOTS
+    if (!job->timeline)
+        job->timeline = sp_timeline_new(timeline_run(job));
+#else
+    (void)job;
+#endif
+}
+
+void sp__chart_job_drop_timeline(sp__chart_job *job)
+{
+#ifdef SP_HAVE_PLOTS
+    sp_timeline_free(job->timeline);
+#endif
+    job->timeline = NULL;
+}
+
 double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, double w, double max_h)
 {
     double need = max_h;
     const sp_run *run = job->run;
     if (kind == SP__CHART_TIMELINE) {
 #ifdef SP_HAVE_PLOTS
-        sp_timeline *tl = sp_timeline_new(timeline_run(job));
+        sp_timeline *tl = timeline_get(job);
         sp_timeline_view view;
         sp_timeline_view_init(&view, tl);
         sp_plot_style plain;
@@ -120,7 +153,7 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
         const double tall = 1e6;
         if (tl && sp_timeline_get_geometry(tl, w, tall, &view, &st, &g) == 0)
             need = g.data_y + g.content_h + (tall - g.data_y - g.data_h) + 8;
-        sp_timeline_free(tl);
+        timeline_put(job, tl);
 #else
         (void)w;
 #endif
@@ -163,7 +196,7 @@ double sp__chart_fit_height(sp__chart_kind kind, const sp__chart_job *job, doubl
 static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *job,
                          const sp_plot_style *st)
 {
-    sp_timeline *tl = sp_timeline_new(timeline_run(job));
+    sp_timeline *tl = timeline_get(job);
     if (!tl)
         return SP_ENOMEM;
     sp_timeline_view view;
@@ -175,7 +208,7 @@ static int draw_timeline(cairo_t *cr, double w, double h, const sp__chart_job *j
     char title[400];
     sp_plot_style titled = timeline_style(job, st, title, sizeof title);
     int rc = sp_timeline_draw(cr, w, h, tl, &view, &titled);
-    sp_timeline_free(tl);
+    timeline_put(job, tl);
     return rc;
 }
 
@@ -312,7 +345,7 @@ size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, s
 {
     *nlanes = 0;
 #ifdef SP_HAVE_PLOTS
-    sp_timeline *tl = sp_timeline_new(timeline_run(job));
+    sp_timeline *tl = timeline_get(job);
     if (!tl)
         return 0;
     sp_timeline_view view;
@@ -324,7 +357,7 @@ size_t sp__chart_timeline_hidden(const sp__chart_job *job, double w, double h, s
     sp_plot_style st = timeline_style(job, &plain, title, sizeof title);
     *nlanes = sp_timeline_lane_count(tl);
     size_t shown = sp_timeline_lanes_shown(tl, w, h, &view, &st);
-    sp_timeline_free(tl);
+    timeline_put(job, tl);
     return *nlanes - shown;
 #else
     (void)job, (void)w, (void)h;

@@ -57,7 +57,16 @@ typedef struct sp__chart_job {
     const sp_run *timeline_run;
     const char *timeline_note;
     int64_t timeline_t1_ns;  /* with a note: the part's end in run time */
+    /* timeline: its lanes, built once by sp__chart_job_keep_timeline (the
+     * fit, the hidden lanes and the drawing each built them: a pass over
+     * every call, three times per chart); NULL: each use builds its own. */
+    struct sp_timeline *timeline;
 } sp__chart_job;
+
+/* Build job's timeline once for every later use (NULL on failure: each use
+ * builds its own then), and free it. */
+void sp__chart_job_keep_timeline(sp__chart_job *job);
+void sp__chart_job_drop_timeline(sp__chart_job *job);
 
 #ifdef SP_HAVE_PLOTS
 #include <cairo.h>

@@ -29,7 +29,14 @@ typedef struct sp__report {
     /* Why ranks wait (runs with MPI messages; NULL: none). Made and freed
      * by sp__report_write. */
     struct sp_waits *waits;
+    /* The run's per-rank figures, made once by sp__report_write for every
+     * section (each made its own: a pass over 10^6 regions five times). */
+    struct sp_figures *fg;
 } sp__report;
+
+/* The run's figures: r->fg, else new ones in *own (the caller frees *own
+ * with sp_figures_free). NULL when out of memory. */
+struct sp_figures *sp__report_figures(const sp__report *r, struct sp_figures **own);
 
 /* Warning thresholds of the overview. */
 #define SP__REPORT_IMBALANCE_WARN 1.2  /* max / mean of per-rank totals */

@@ -144,7 +144,7 @@ static int32_t durations_region(const sp_run *run, const sp_figures *fg, bool *e
 static int charts(sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (!fg)
         return SP_ENOMEM;
     bool enough = false;
@@ -154,7 +154,7 @@ static int charts(sp__report *r, FILE *f)
      * the first window of a long one, and the page says so). */
     sp__timeline_calls tc;
     if (sp__timeline_calls_get(run, r->path, SP__TIMELINE_MAX_CALLS, &tc)) {
-        sp_figures_free(fg);
+        sp_figures_free(own);
         return SP_EIO;
     }
     char note[200];
@@ -173,6 +173,7 @@ static int charts(sp__report *r, FILE *f)
     }
     /* Tall enough for every lane of every rank; if a run has more lanes
      * than that, say which are left out and how to see them. */
+    sp__chart_job_keep_timeline(&job); /* fitted, counted and drawn: built once */
     double th = sp__chart_fit_height(SP__CHART_TIMELINE, &job, 1200, 6000);
     size_t nlanes = 0, hidden = sp__chart_timeline_hidden(&job, 1200, th, &nlanes);
     if (hidden)
@@ -187,6 +188,7 @@ static int charts(sp__report *r, FILE *f)
                 "thread).</p>\n",
                 fg->nranks, fg->nranks == 1 ? "" : "s", nlanes, nlanes == 1 ? "" : "s");
     int rc = sp__report_chart(r, f, SP__CHART_TIMELINE, &job, 1200, th);
+    sp__chart_job_drop_timeline(&job);
     if (!rc) {
         fputs("<h3>Flame graph of the call tree</h3>\n", f);
         rc = sp__report_chart(r, f, SP__CHART_FLAME, &job, 1200,
@@ -221,7 +223,7 @@ static int charts(sp__report *r, FILE *f)
         rc = sp__report_chart(r, f, SP__CHART_TIMESERIES, &job, 1200, 420);
     fputs("</section>\n", f);
     sp__timeline_calls_free(&tc);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     return rc;
 }
 
@@ -267,6 +269,7 @@ int sp__report_write(sp__report *r, FILE *f)
     if (r->waits)
         fputs("<a href=\"#waits\">Waits</a>", f);
     fputs("<a href=\"#ranks\">Ranks</a><a href=\"#metadata\">Metadata</a></nav>\n<main>\n", f);
+    r->fg = sp_figures_new(r->run); /* NULL: each section makes its own */
     int rc = sp__report_overview(r, f);
     if (!rc && r->cand)
         rc = sp__report_compare(r, f);
@@ -286,5 +289,13 @@ int sp__report_write(sp__report *r, FILE *f)
     fprintf(f, "</main>\n<script>\n%s</script>\n</body>\n</html>\n", js);
     sp_waits_free(r->waits);
     r->waits = NULL;
+    sp_figures_free(r->fg);
+    r->fg = NULL;
     return rc;
+}
+
+sp_figures *sp__report_figures(const sp__report *r, sp_figures **own)
+{
+    *own = NULL;
+    return r->fg ? r->fg : (*own = sp_figures_new(r->run));
 }

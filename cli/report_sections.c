@@ -44,7 +44,7 @@ int sp__report_overview(sp__report *r, FILE *f)
     long n = sp_run_sorted_regions(run, SP_SORT_OWN, NULL, &ids);
     if (n < 0)
         return sp__error(SP_ENOMEM, "out of memory");
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (!fg) {
         free(ids);
         return SP_ENOMEM;
@@ -128,7 +128,7 @@ int sp__report_overview(sp__report *r, FILE *f)
                 fg->nthrottled, fg->nthrottled == 1 ? "" : "s");
     int rc = sp__report_warnings(r, f);
     fputs("</section>\n", f);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     free(ids);
     return rc;
 }
@@ -177,10 +177,10 @@ void sp__report_regions(const sp__report *r, FILE *f)
     const sp_run *run = r->run;
     int32_t *ids = NULL;
     long n = sp_run_sorted_regions(run, SP_SORT_TOTAL, NULL, &ids);
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (n < 0 || !fg) {
         free(ids);
-        sp_figures_free(fg);
+        sp_figures_free(own);
         return;
     }
     char rule[512];
@@ -270,7 +270,7 @@ void sp__report_regions(const sp__report *r, FILE *f)
                 "<code>export csv</code> lists every region.</p>\n",
                 more, SP__REPORT_MAX_REGION_ROWS);
     fputs("</section>\n", f);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     free(ids);
 }
 

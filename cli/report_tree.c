@@ -110,7 +110,7 @@ static void write_tree(tree_ctx *t)
 int sp__report_tree(const sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (!fg)
         return SP_ENOMEM;
     tree_ctx t = {.run = run, .fg = fg, .f = f};
@@ -143,7 +143,7 @@ int sp__report_tree(const sp__report *r, FILE *f)
                 "%d nodes and %d levels).</p>\n",
                 t.skipped, MAX_NODES, MAX_DEPTH);
     fputs("</div></section>\n", f);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     free(t.subtree);
     return t.oom ? sp__error(SP_ENOMEM, "out of memory writing the call tree") : 0;
 }

@@ -250,7 +250,7 @@ static void add_finding(void *arg, double impact_s, char *html) { add(arg, impac
 int sp__report_warnings(const sp__report *r, FILE *f)
 {
     const sp_run *run = r->run;
-    sp_figures *fg = sp_figures_new(run);
+    sp_figures *own = NULL, *fg = sp__report_figures(r, &own);
     if (!fg)
         return SP_ENOMEM;
     warnings ws = {0};
@@ -278,6 +278,6 @@ int sp__report_warnings(const sp__report *r, FILE *f)
     for (size_t i = 0; i < ws.n; i++)
         free(ws.w[i].html);
     free(ws.w);
-    sp_figures_free(fg);
+    sp_figures_free(own);
     return rc;
 }

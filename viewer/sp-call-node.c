@@ -57,16 +57,46 @@ double sp_call_node_get_fraction(SpCallNode *self)
     return total > 0 ? tree->nodes[self->node].incl_s / total : 0;
 }
 
+static gint cmp_incl(gconstpointer a, gconstpointer b, gpointer ud)
+{
+    const sp_tree *tree = ud;
+    int x = *(const int *)a, y = *(const int *)b;
+    double u = tree->nodes[x].incl_s, v = tree->nodes[y].incl_s;
+    if (u != v)
+        return u > v ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static gint cmp_sibling(gconstpointer a, gconstpointer b, gpointer ud)
+{
+    const guint *pos = ud; /* by position among the siblings */
+    guint x = pos[*(const int *)a], y = pos[*(const int *)b];
+    return x < y ? -1 : x > y;
+}
+
 GListModel *sp_call_node_children(SpRunDocument *doc, int node)
 {
     const sp_tree *tree = &sp_run_document_get_run(doc)->tree;
     if (node < 0 || (size_t)node >= tree->nnodes || tree->nodes[node].first_child < 0)
         return NULL;
-    GListStore *store = g_list_store_new(SP_TYPE_CALL_NODE);
-    for (int c = tree->nodes[node].first_child; c >= 0; c = tree->nodes[c].next_sibling) {
-        g_autoptr(SpCallNode) child = sp_call_node_new(doc, c);
-        g_list_store_append(store, child);
+    g_autoptr(GArray) kids = g_array_new(FALSE, FALSE, sizeof(int));
+    for (int c = tree->nodes[node].first_child; c >= 0; c = tree->nodes[c].next_sibling)
+        g_array_append_val(kids, c);
+    if (kids->len > SP_CALL_NODE_CHILDREN_MAX) {
+        /* the ones with the most inclusive time, back in sibling order */
+        guint *pos = g_new(guint, tree->nnodes);
+        for (guint i = 0; i < kids->len; i++)
+            pos[g_array_index(kids, int, i)] = i;
+        g_qsort_with_data(kids->data, (gint)kids->len, sizeof(int), cmp_incl, (gpointer)tree);
+        g_array_set_size(kids, SP_CALL_NODE_CHILDREN_MAX);
+        g_qsort_with_data(kids->data, (gint)kids->len, sizeof(int), cmp_sibling, pos);
+        g_free(pos);
     }
+    g_autoptr(GPtrArray) items = g_ptr_array_new_full(kids->len, g_object_unref);
+    for (guint i = 0; i < kids->len; i++)
+        g_ptr_array_add(items, sp_call_node_new(doc, g_array_index(kids, int, i)));
+    GListStore *store = g_list_store_new(SP_TYPE_CALL_NODE);
+    g_list_store_splice(store, 0, 0, items->pdata, items->len);
     return G_LIST_MODEL(store);
 }
 

@@ -2,6 +2,9 @@
 /* sp-region-item.c - a region of a run as a GObject for list models. */
 #include "sp-region-item.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 struct _SpRegionItem {
     GObject parent_instance;
     SpRunDocument *doc;
@@ -49,15 +52,64 @@ double sp_region_item_get_imbalance(SpRegionItem *self)
     return sp_run_document_get_imbalance(self->doc, self->id);
 }
 
-GListModel *sp_region_item_list_new(SpRunDocument *doc)
+/* The table's total of region g (its Total column). */
+static double total_of(const sp_run *run, const sp_figures *fg, size_t g)
+{
+    return fg ? fg->region_total[g].mean_s : run->regions[g].all.total_s;
+}
+
+typedef struct by_total {
+    const sp_run *run;
+    const sp_figures *fg;
+} by_total;
+
+static gint cmp_total(gconstpointer a, gconstpointer b, gpointer ud)
+{
+    const by_total *t = ud;
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    double u = total_of(t->run, t->fg, (size_t)x), v = total_of(t->run, t->fg, (size_t)y);
+    if (u != v)
+        return u > v ? -1 : 1;
+    return x < y ? -1 : x > y;
+}
+
+static int cmp_id(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+GListModel *sp_region_item_list_new(SpRunDocument *doc, const char *needle, size_t max,
+                                    size_t *matching)
 {
     GListStore *store = g_list_store_new(SP_TYPE_REGION_ITEM);
+    if (matching)
+        *matching = 0;
     if (!doc)
         return G_LIST_MODEL(store);
-    size_t n = sp_run_document_get_run(doc)->nregions;
-    g_autoptr(GPtrArray) items = g_ptr_array_new_full((guint)n, g_object_unref);
-    for (size_t i = 0; i < n; i++)
-        g_ptr_array_add(items, sp_region_item_new(doc, (int)i));
+    const sp_run *run = sp_run_document_get_run(doc);
+    size_t n = run->nregions, m = 0;
+    int32_t *ids = g_new(int32_t, n ? n : 1);
+    for (size_t g = 0; g < n; g++) {
+        if (needle) {
+            g_autofree char *name = g_utf8_casefold(run->region_names[g], -1);
+            if (!strstr(name, needle))
+                continue;
+        }
+        ids[m++] = (int32_t)g;
+    }
+    if (matching)
+        *matching = m;
+    if (m > max) { /* the max with the most time, then back in id order */
+        by_total t = {run, sp_run_document_get_figures(doc)};
+        g_qsort_with_data(ids, (gint)m, sizeof *ids, cmp_total, &t);
+        m = max;
+        qsort(ids, m, sizeof *ids, cmp_id);
+    }
+    g_autoptr(GPtrArray) items = g_ptr_array_new_full((guint)m, g_object_unref);
+    for (size_t i = 0; i < m; i++)
+        g_ptr_array_add(items, sp_region_item_new(doc, ids[i]));
+    g_free(ids);
     g_list_store_splice(store, 0, 0, items->pdata, items->len);
     return G_LIST_MODEL(store);
 }

@@ -22,6 +22,8 @@ struct _SpRegionsPage {
     SpSession *session;
     SpRunDocument *doc;
     char *needle; /* casefolded search text, NULL = all */
+    size_t matching; /* regions the search matches (the rows are at most
+                        SP_REGION_ITEMS_MAX of them) */
     gboolean syncing;
     int chart_region;
     SpRunDocument *charts_doc; /* the run the charts show (not a reference) */
@@ -142,9 +144,21 @@ static void update_count(SpRegionsPage *self)
 {
     guint shown = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
     guint total = self->doc ? (guint)sp_run_document_get_run(self->doc)->nregions : 0;
-    g_autofree char *text = shown == total ? g_strdup_printf("%u regions", total)
-                                           : g_strdup_printf("%u of %u regions", shown, total);
+    g_autofree char *text =
+        shown < self->matching
+            ? g_strdup_printf("the %u of %zu %s with the most time", shown, self->matching,
+                              self->needle ? "matching regions" : "regions (search for others)")
+        : shown == total ? g_strdup_printf("%u regions", total)
+                         : g_strdup_printf("%u of %u regions", shown, total);
     gtk_label_set_text(self->count_label, text);
+}
+
+/* The rows: the regions the search matches, at most SP_REGION_ITEMS_MAX. */
+static void fill_rows(SpRegionsPage *self)
+{
+    g_autoptr(GListModel) items =
+        sp_region_item_list_new(self->doc, self->needle, SP_REGION_ITEMS_MAX, &self->matching);
+    gtk_filter_list_model_set_model(self->filtered, items);
 }
 
 static void on_search_changed(GtkSearchEntry *entry, SpRegionsPage *self)
@@ -153,7 +167,12 @@ static void on_search_changed(GtkSearchEntry *entry, SpRegionsPage *self)
     g_clear_pointer(&self->needle, g_free);
     if (text && *text)
         self->needle = g_utf8_casefold(text, -1);
-    gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+    /* A run with more regions than rows picks its rows again (the match
+     * may lie outside those shown); else the filter hides rows. */
+    if (self->doc && sp_run_document_get_run(self->doc)->nregions > SP_REGION_ITEMS_MAX)
+        fill_rows(self);
+    else
+        gtk_filter_changed(GTK_FILTER(self->filter), GTK_FILTER_CHANGE_DIFFERENT);
     update_count(self);
 }
 
@@ -293,8 +312,7 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
 {
     g_set_object(&self->doc, sp_session_get_base(session));
     update_headers(self);
-    g_autoptr(GListModel) items = sp_region_item_list_new(self->doc);
-    gtk_filter_list_model_set_model(self->filtered, items);
+    fill_rows(self);
     update_count(self);
     on_selected_region(session, NULL, self);
 }

@@ -3,6 +3,11 @@
  * test_figures.c - the rank rule (sp_figures.h), estimate marks, and the
  * colour maps (sp_colors.h) on hand-built runs with known answers.
  */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "sp_test.h"
 
 #include "run_builder.h"
@@ -268,6 +273,42 @@ static void test_colors_shared_by_runs(void)
     sp_run_free(rb);
 }
 
+/* Seconds are printed without printf where that is safe (sp_figures.c
+ * fixed6): every figure must read exactly as "%.6f" would print it. */
+static void test_format_s_as_printf(void)
+{
+    static const sp_fig_kind kinds[] = {SP_FIG_EXACT, SP_FIG_ESTIMATE, SP_FIG_LOWER_BOUND};
+    static const char *marks[] = {"", "~", ">="};
+    double special[] = {0.0, -0.0, 5e-7, -5e-7, 1.5e-6, 2.5e-6, 1.0000005, 0.1, 0.7, -1e-9,
+                        999999.9999995, 999999.999999, 1e6, 1e7, 1e300, -1e300, NAN, INFINITY,
+                        -INFINITY, 4.9999999999e-7, 123456.7890125};
+    char got[400], want[400];
+    size_t nspecial = sizeof special / sizeof *special;
+    uint64_t x = 88172645463325252ull; /* xorshift: the same values every run */
+    for (size_t i = 0; i < nspecial + 300000; i++) {
+        double v;
+        if (i < nspecial) {
+            v = special[i];
+        } else {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            int64_t ns = (int64_t)(x % 4000000000000ull) >> (x % 30); /* ns, all scales */
+            v = (x & 1 ? -1.0 : 1.0) * (double)ns * (i % 3 ? 1e-9 : 1e-12);
+        }
+        for (size_t k = 0; k < 3; k++) {
+            sp_fig_format_s(v, kinds[k], got, sizeof got);
+            snprintf(want, sizeof want, "%s%.6f", marks[k], v);
+            if (strcmp(got, want) != 0) {
+                fprintf(stderr, "%.17g: got %s, printf %s\n", v, got, want);
+                ASSERT_STREQ(got, want);
+                return;
+            }
+        }
+    }
+    /* cut like snprintf */
+    ASSERT_STREQ(sp_fig_format_s(123.456789, SP_FIG_LOWER_BOUND, got, 6), ">=123");
+    ASSERT_STREQ(sp_fig_format_s(1e300, SP_FIG_EXACT, got, 4), "100");
+}
+
 int main(void)
 {
     RUN(test_mean_max_sum_per_rank);
@@ -276,5 +317,6 @@ int main(void)
     RUN(test_estimates_marked);
     RUN(test_colors_apart);
     RUN(test_colors_shared_by_runs);
+    RUN(test_format_s_as_printf);
     return sp_test_summary();
 }

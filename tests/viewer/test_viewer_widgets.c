@@ -28,6 +28,7 @@
 #include "sp_h5.h"
 #include "sp_scaling.h"
 #include "sp_test.h"
+#include "analysis/run_builder.h"
 #include "sp_waits.h"
 
 static const char *base_path, *cand_path, *out_dir;
@@ -1025,6 +1026,65 @@ static void test_timeline_messages(void)
     close_window(win);
 }
 
+/* ---- many regions: rows capped ---- */
+
+/* 2,500 regions called once under main, region k taking k + 1 us: the
+ * Regions table and main's children hold the 2,000 with the most time (GTK
+ * took tens of seconds over 10^6 rows), and a search reaches the others. */
+static void test_rows_capped(void)
+{
+    enum { N = 2500 };
+    tb_call *calls = calloc(N + 1, sizeof *calls);
+    char (*names)[16] = calloc(N, sizeof *names);
+    ASSERT(calls && names);
+    int64_t t = 1000;
+    calls[0] = (tb_call){0, 0, "main", 0, 0};
+    for (int k = 0; k < N; k++) {
+        snprintf(names[k], sizeof names[k], "r%04d", k);
+        calls[k + 1] = (tb_call){0, 0, names[k], t, t + (k + 1) * 1000};
+        t += (k + 1) * 1000 + 10;
+    }
+    calls[0].end = t + 1000;
+    sp_run *run = tb_build(calls, N + 1, 1, 1);
+    ASSERT(run && sp_run_analyze(run) == 0);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(SpRunDocument) doc = sp_run_document_new_for_run(run, "many.h5", &error);
+    ASSERT_MSG(doc, "%s", error ? error->message : "?");
+    size_t matching = 0;
+    g_autoptr(GListModel) rows = sp_region_item_list_new(doc, NULL, SP_REGION_ITEMS_MAX, &matching);
+    ASSERT_EQ_U(matching, N + 1);
+    ASSERT_EQ_U(g_list_model_get_n_items(rows), SP_REGION_ITEMS_MAX);
+    int last = -1;
+    for (guint i = 0; i < g_list_model_get_n_items(rows); i++) {
+        g_autoptr(SpRegionItem) item = g_list_model_get_item(rows, i);
+        const char *name = sp_region_item_get_name(item);
+        ASSERT(sp_region_item_get_id(item) > last); /* region id order */
+        last = sp_region_item_get_id(item);
+        /* r0000 .. r0500 are the 501 shortest: left out */
+        ASSERT_MSG(strcmp(name, "main") == 0 || atoi(name + 1) > N - SP_REGION_ITEMS_MAX, "%s",
+                   name);
+    }
+    g_autoptr(GListModel) found = sp_region_item_list_new(doc, "r0007", SP_REGION_ITEMS_MAX,
+                                                          &matching);
+    ASSERT_EQ_U(matching, 1);
+    ASSERT_EQ_U(g_list_model_get_n_items(found), 1);
+    /* main's children in the call tree */
+    const sp_tree *tree = &sp_run_document_get_run(doc)->tree;
+    int main_node = tree->nodes[0].first_child;
+    ASSERT(main_node > 0);
+    g_autoptr(GListModel) kids = sp_call_node_children(doc, main_node);
+    ASSERT(kids);
+    ASSERT_EQ_U(g_list_model_get_n_items(kids), SP_CALL_NODE_CHILDREN_MAX);
+    double least = G_MAXDOUBLE;
+    for (guint i = 0; i < g_list_model_get_n_items(kids); i++) {
+        g_autoptr(SpCallNode) kid = g_list_model_get_item(kids, i);
+        least = MIN(least, sp_call_node_get_node(kid)->incl_s);
+    }
+    ASSERT(least >= (N - SP_CALL_NODE_CHILDREN_MAX + 1) * 1e-6 * 0.999);
+    free(calls);
+    free(names);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "--messages") == 0) {
@@ -1081,6 +1141,7 @@ int main(int argc, char **argv)
     sp_viewer_settings_set_enabled(FALSE);
 
     RUN(test_load_sample);
+    RUN(test_rows_capped);
     RUN(test_load_missing_file);
     RUN(test_load_not_hdf5);
     RUN(test_table_selection_updates_ranks);
