@@ -9,6 +9,7 @@
 #include "sp-viewer-application.h"
 #include "sp_display.h"
 #include "sp_h5.h"
+#include "sp_mem.h"
 #include "sp_run_read.h"
 
 /* What the viewer prints (errors of a screenshot run, --version, the
@@ -27,6 +28,7 @@ static void print_err(const char *s) { print_escaped(stderr, s); }
 
 int main(int argc, char **argv)
 {
+    sp_mem_tune_for_reading(); /* the reading helper and the viewer itself */
     /* The reading helper: the viewer runs itself to read each file in its
      * own process (sp_run_read with isolation: the aggregate pass there,
      * only the header and the aggregates sent back), so a file that crashes
