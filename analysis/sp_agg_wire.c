@@ -16,7 +16,7 @@
 #include "sp_run_read.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
-#define WIRE_VERSION 2u
+#define WIRE_VERSION 3u /* 3: sums of squares as 128-bit integers */
 
 /* ---- writing ---- */
 
@@ -166,7 +166,8 @@ static void put_rank(wbuf *b, const sp_agg_rank *o, bool segs)
         put64(b, (uint64_t)r->own_ns);
         put64(b, (uint64_t)r->min_ns);
         put64(b, (uint64_t)r->max_ns);
-        putd(b, (double)r->sumsq);
+        put64(b, (uint64_t)r->sumsq); /* exact: low and high halves */
+        put64(b, (uint64_t)(r->sumsq >> 64));
         put_hist(b, &r->hist);
         put_hist(b, &r->own_hist);
         if (segs)
@@ -460,8 +461,8 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         r->own_ns = (int64_t)get64(b);
         r->min_ns = (int64_t)get64(b);
         r->max_ns = (int64_t)get64(b);
-        double sq = getd(b);
-        r->sumsq = isfinite(sq) && sq >= 0 ? sq : 0;
+        uint64_t sq_lo = get64(b);
+        r->sumsq = (sp_agg_sumsq)get64(b) << 64 | sq_lo;
         get_hist(b, &r->hist);
         get_hist(b, &r->own_hist);
         if (segs)
