@@ -465,7 +465,7 @@ static int build_tree(sp_run *run, sp_agg *a)
 /* ---- per-region statistics ---- */
 
 static void stats_from(const sp_agg_region *r, uint64_t calls, int64_t total, int64_t all,
-                       int64_t own, int64_t min, int64_t max, long double sumsq,
+                       int64_t own, int64_t min, int64_t max, sp_agg_sumsq sumsq,
                        const sp_hist *h, sp_stats *out)
 {
     (void)r;
@@ -476,7 +476,7 @@ static void stats_from(const sp_agg_region *r, uint64_t calls, int64_t total, in
     if (!calls)
         return;
     long double mean = (long double)all / (long double)calls;
-    long double var = sumsq / (long double)calls - mean * mean;
+    long double var = (long double)sumsq / (long double)calls - mean * mean;
     out->mean_s = (double)mean * 1e-9;
     out->min_s = (double)min * 1e-9;
     out->max_s = (double)max * 1e-9;
@@ -495,7 +495,7 @@ static int fill_regions(sp_run *run, const sp_agg *a)
         sp_hist_init(&all);
         uint64_t calls = 0;
         int64_t total = 0, sum = 0, own = 0, min = 0, max = 0;
-        long double sq = 0;
+        sp_agg_sumsq sq = 0;
         for (size_t r = 0; r < nr && r < a->nranks; r++) {
             const sp_agg_region *x = sp_agg_rank_region(&a->ranks[r], (int32_t)g);
             if (!x) {
@@ -512,7 +512,7 @@ static int fill_regions(sp_run *run, const sp_agg *a)
             total = sp__sat_add(total, x->total_ns);
             sum = sp__sat_add(sum, x->all_ns);
             own = sp__sat_add(own, x->own_ns);
-            sq += x->sumsq;
+            sp_agg_sumsq_add(&sq, x->sumsq);
             if (sp_hist_merge(&all, &x->hist)) {
                 sp_hist_free(&all);
                 return SP_ENOMEM;

@@ -261,7 +261,7 @@ static int end_call(rank_job *j, sp__thread *th, int64_t t, size_t block, bool c
     else
         r->total_ns = sp__sat_add(r->total_ns, dur);
     r->own_ns = sp__sat_add(r->own_ns, own);
-    r->sumsq += (long double)dur * (long double)dur;
+    sp_agg_sumsq_add(&r->sumsq, (sp_agg_sumsq)(uint64_t)dur * (uint64_t)dur);
     if (sp_hist_add(&r->hist, dur) || sp_hist_add(&r->own_hist, own))
         return oom(j);
 

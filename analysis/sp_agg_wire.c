@@ -17,7 +17,7 @@
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
 #define WIRE_VERSION 3u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
-                             exact (two doubles) */
+                             exact, as 128-bit integers */
 
 /* ---- writing ---- */
 
@@ -167,12 +167,8 @@ static void put_rank(wbuf *b, const sp_agg_rank *o, bool segs)
         put64(b, (uint64_t)r->own_ns);
         put64(b, (uint64_t)r->min_ns);
         put64(b, (uint64_t)r->max_ns);
-        /* The long double sum as a double and the rest: exact across the
-         * wire, so a run read in a child or over MPI gives the standard
-         * deviation of one read in process, to the last digit. */
-        double hi = (double)r->sumsq;
-        putd(b, hi);
-        putd(b, (double)(r->sumsq - hi));
+        put64(b, (uint64_t)r->sumsq); /* exact: low and high halves */
+        put64(b, (uint64_t)(r->sumsq >> 64));
         put_hist(b, &r->hist);
         put_hist(b, &r->own_hist);
         if (segs)
@@ -466,9 +462,8 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
         r->own_ns = (int64_t)get64(b);
         r->min_ns = (int64_t)get64(b);
         r->max_ns = (int64_t)get64(b);
-        double hi = getd(b), lo = getd(b);
-        long double sq = (long double)hi + lo;
-        r->sumsq = isfinite(hi) && isfinite(lo) && sq >= 0 ? sq : 0;
+        uint64_t sq_lo = get64(b);
+        r->sumsq = (sp_agg_sumsq)get64(b) << 64 | sq_lo;
         get_hist(b, &r->hist);
         get_hist(b, &r->own_hist);
         if (segs)

@@ -12,6 +12,7 @@
 #include "cli_common.h"
 #include "cli_verbs.h"
 #include "sp_h5.h"
+#include "sp_mem.h"
 
 typedef struct cli_verb {
     const char *name;
@@ -63,6 +64,7 @@ static const cli_verb *find_verb(const char *name)
 
 int sp__cli_main(int argc, char **argv)
 {
+    sp_mem_tune_for_reading(); /* the command and the MPI helper both read runs */
     /* Names and messages from run files never reach the terminal raw; the
      * TUI draws through ncurses on the real stdout and escapes its own text. */
     /* Options before the verb: the read limit of every file the verb opens. */

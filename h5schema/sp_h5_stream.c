@@ -242,17 +242,13 @@ static int open_rank(sp_event_source *src, h5src *h, size_t r)
 
 /* ---- reading events ---- */
 
-/* One block's decoded events. */
-typedef struct slice {
-    int64_t *t;
-    int32_t *region;
-} slice;
-
-/* Block b of rank r from its rows in dt/code: checked, then handed out. */
-static int decode_block(sp_event_source *src, h5src *h, size_t r, size_t b, const uint32_t *dt,
-                        const int32_t *code, slice *sl, sp_event_fn fn, void *ud)
+/* Block b of rank r decoded in place from its rows: ticks dt into times t
+ * (ns), region rows in code into run ids; every event checked. A damaged
+ * block returns SP_EFORMAT with its message set (on the calling thread). */
+static int decode_block(const sp_event_source *src, const h5src *h, size_t r, size_t b,
+                        const uint32_t *dt, int32_t *code, int64_t *t)
 {
-    srank *s = &h->rk[r];
+    const srank *s = &h->rk[r];
     const sp_block *blk = &src->blocks[r][b];
     int64_t ticks = s->t0_ticks[b];
     uint32_t begins = 0;
@@ -260,7 +256,8 @@ static int decode_block(sp_event_source *src, h5src *h, size_t r, size_t b, cons
     for (size_t i = 0; i < blk->events; i++) {
         if (i > 0) {
             if (ticks > INT64_MAX - (int64_t)dt[i])
-                goto bad_ticks;
+                return sp__error(SP_EFORMAT, "%s: rank %zu, block %zu: the ticks overflow",
+                                 h->path, r, b);
             ticks += dt[i];
         }
         /* sp_v2_clock_to_ns, its common case inline (the same arithmetic:
@@ -268,68 +265,69 @@ static int decode_block(sp_event_source *src, h5src *h, size_t r, size_t b, cons
         double d = ((double)ticks - (double)m->t0) * m->ratio;
         if (m->ratio != 1.0 && d < 4.6e18 && d > -4.6e18 && m->ns0 < ((int64_t)1 << 62) &&
             m->ns0 > -((int64_t)1 << 62))
-            sl->t[i] = m->ns0 + sp_v2_round(d);
+            t[i] = m->ns0 + sp_v2_round(d);
         else
-            sl->t[i] = sp_v2_clock_to_ns(m, ticks);
+            t[i] = sp_v2_clock_to_ns(m, ticks);
         int32_t c = code[i];
         if (c >= 0) {
-            if ((size_t)c >= s->hdr.nlocal) {
-                src->bad_rank = r;
-                src->bad_block = b;
+            if ((size_t)c >= s->hdr.nlocal)
                 return sp__error(SP_EFORMAT, "%s: rank %zu, block %zu, event %zu: region row %"
                                  PRId32 " (the region table has %zu rows)", h->path, r, b, i,
                                  c, s->hdr.nlocal);
-            }
-            sl->region[i] = s->hdr.map[c];
+            code[i] = s->hdr.map[c];
             begins++;
-        } else if (c == -1) {
-            sl->region[i] = -1;
-        } else {
-            src->bad_rank = r;
-            src->bad_block = b;
+        } else if (c != -1) {
             return sp__error(SP_EFORMAT, "%s: rank %zu, block %zu, event %zu: region %" PRId32
                              " (an end is -1)", h->path, r, b, i, c);
         }
     }
-    if (begins != blk->begins) {
-        src->bad_rank = r;
-        src->bad_block = b;
+    if (begins != blk->begins)
         return sp__error(SP_EFORMAT, "%s: rank %zu, block %zu: %" PRIu32 " begins, %" PRIu32
                          " announced", h->path, r, b, begins, blk->begins);
-    }
-    sp_event_batch batch = {r, b, blk->thread, blk->events, sl->t, sl->region};
-    return fn(ud, &batch);
-bad_ticks:
-    src->bad_rank = r;
-    src->bad_block = b;
-    return sp__error(SP_EFORMAT, "%s: rank %zu, block %zu: the ticks overflow", h->path, r, b);
+    return 0;
 }
 
-/* One slice of whole blocks read from the event columns: by a helper
- * thread while the caller decodes the previous one, so that HDF5's
- * decompression and the caller's work use two cores. */
+/* One slice of whole blocks [b0, b1) read from the event columns and
+ * decoded: by a helper thread while the caller hands out the previous one,
+ * so that HDF5's decompression and the decoding run on a second core
+ * beside the caller's work (the aggregate pass). */
 typedef struct fetch {
-    const char *file;
-    const srank *s;
+    const sp_event_source *src;
+    const h5src *h;
+    size_t r, b0, b1;
     uint64_t row, n;
     uint32_t *dt;
-    int32_t *code;
+    int32_t *code;   /* region rows, decoded in place into run ids */
+    int64_t *t;      /* times, ns */
+    size_t ok;       /* blocks [b0, ok) decoded; at ok the slice failed (rc) */
     int rc;
-    char msg[512]; /* the error message is per thread: carried back */
+    bool unread;     /* rc is the read's: none of the slice's rows arrived */
+    char msg[512];   /* the error message is per thread: carried back */
 } fetch;
 
 static void *fetch_main(void *arg)
 {
     fetch *f = arg;
+    const srank *s = &f->h->rk[f->r];
     sp__h5_quiet quiet;
     sp__h5_quiet_begin(&quiet);
-    f->rc = sp_v2c_read(f->file, &f->s->col[C_DT], H5T_NATIVE_UINT32, f->row, f->n, f->dt);
+    f->ok = f->b0;
+    f->unread = true;
+    f->rc = sp_v2c_read(f->h->path, &s->col[C_DT], H5T_NATIVE_UINT32, f->row, f->n, f->dt);
     if (f->rc == 0)
-        f->rc = sp_v2c_read(f->file, &f->s->col[C_REGION], H5T_NATIVE_INT32, f->row, f->n,
+        f->rc = sp_v2c_read(f->h->path, &s->col[C_REGION], H5T_NATIVE_INT32, f->row, f->n,
                             f->code);
+    sp__h5_quiet_end(&quiet);
+    if (f->rc == 0)
+        f->unread = false;
+    while (f->rc == 0 && f->ok < f->b1) {
+        size_t at = (size_t)(s->first[f->ok] - f->row);
+        f->rc = decode_block(f->src, f->h, f->r, f->ok, f->dt + at, f->code + at, f->t + at);
+        if (f->rc == 0)
+            f->ok++;
+    }
     if (f->rc)
         snprintf(f->msg, sizeof f->msg, "%s", sp_last_error());
-    sp__h5_quiet_end(&quiet);
     return NULL;
 }
 
@@ -340,6 +338,15 @@ static size_t slice_end(const srank *s, size_t b, size_t b1)
     while (b < b1 && s->first[b + 1] - row <= SLICE_EVENTS)
         b++;
     return b;
+}
+
+/* Slice [b0, b1) into f (not yet read). */
+static void fetch_set(fetch *f, const srank *s, size_t b0, size_t b1)
+{
+    f->b0 = b0;
+    f->b1 = b1;
+    f->row = s->first[b0];
+    f->n = s->first[b1] - f->row;
 }
 
 static int h5_read(sp_event_source *src, size_t r, size_t b0, size_t b1, sp_event_fn fn,
@@ -359,71 +366,72 @@ static int h5_read(sp_event_source *src, size_t r, size_t b0, size_t b1, sp_even
         if (orc)
             return orc;
     }
-    /* Buffers as large as what is read, up to a slice and a block: a rank
-     * of a few calls (a run of 1,024 of them) would otherwise map and
-     * unmap 17 MB of fresh pages per rank. */
+    /* Buffers as large as what is read, up to a slice: a rank of a few
+     * calls (a run of 1,024 of them) would otherwise map and unmap 17 MB
+     * of fresh pages per rank. */
     uint64_t events = s->first[b1] - s->first[b0];
     size_t slice_n = events < SLICE_EVENTS ? (size_t)events : SLICE_EVENTS;
-    size_t block_n = events < SP_BLOCK_MAX_EVENTS ? (size_t)events : SP_BLOCK_MAX_EVENTS;
-    slice sl = {malloc((block_n ? block_n : 1) * sizeof *sl.t),
-                malloc((block_n ? block_n : 1) * sizeof *sl.region)};
+    if (slice_n == 0)
+        slice_n = 1;
     int rc = 0;
     for (int i = 0; i < 2; i++) {
-        f[i].file = h->path;
-        f[i].s = s;
-        f[i].dt = malloc((slice_n ? slice_n : 1) * sizeof *f[i].dt);
-        f[i].code = malloc((slice_n ? slice_n : 1) * sizeof *f[i].code);
-        if (!f[i].dt || !f[i].code)
+        f[i].src = src;
+        f[i].h = h;
+        f[i].r = r;
+        f[i].dt = malloc(slice_n * sizeof *f[i].dt);
+        f[i].code = malloc(slice_n * sizeof *f[i].code);
+        f[i].t = malloc(slice_n * sizeof *f[i].t);
+        if (!f[i].dt || !f[i].code || !f[i].t)
             rc = SP_ENOMEM;
     }
-    if (rc || !sl.t || !sl.region) {
+    if (rc) {
         rc = sp__error(SP_ENOMEM, "%s: out of memory reading events", h->path);
         goto done;
     }
     /* Slice k is read into f[k % 2]; slice k + 1 is fetched meanwhile. */
-    size_t first = b0, end = slice_end(s, b0, b1);
-    f[0].row = s->first[first];
-    f[0].n = s->first[end] - f[0].row;
+    fetch_set(&f[0], s, b0, slice_end(s, b0, b1));
     fetch_main(&f[0]);
-    for (int cur = 0; first < b1 && rc == 0; cur ^= 1) {
+    for (int cur = 0; rc == 0; cur ^= 1) {
         fetch *now = &f[cur], *next = &f[cur ^ 1];
-        if (now->rc) {
-            rc = sp__error(now->rc, "%s", now->msg);
-            if (rc == SP_EFORMAT) { /* unreadable chunks: a damaged block */
-                src->bad_rank = r;
-                src->bad_block = first;
-            }
-            break;
-        }
-        size_t nfirst = end, nend = end < b1 ? slice_end(s, end, b1) : end;
         pthread_t th;
         bool started = false;
-        if (nfirst < b1) {
-            next->row = s->first[nfirst];
-            next->n = s->first[nend] - next->row;
+        if (now->rc == 0 && now->b1 < b1) {
+            fetch_set(next, s, now->b1, slice_end(s, now->b1, b1));
             started = pthread_create(&th, NULL, fetch_main, next) == 0;
             if (!started)
                 fetch_main(next); /* no thread: read it first, in turn */
         }
+        /* The blocks decoded before any damage are handed out first, as a
+         * block-by-block read would. */
         sp__h5_quiet quiet;
         sp__h5_quiet_begin(&quiet);
-        for (size_t i = first; i < end && rc == 0; i++) {
+        for (size_t i = now->b0; i < now->ok && rc == 0; i++) {
             size_t at = (size_t)(s->first[i] - now->row);
-            rc = decode_block(src, h, r, i, now->dt + at, now->code + at, &sl, fn, ud);
+            const sp_block *blk = &src->blocks[r][i];
+            sp_event_batch batch = {r, i, blk->thread, blk->events, now->t + at,
+                                    now->code + at};
+            rc = fn(ud, &batch);
         }
         sp__h5_quiet_end(&quiet);
         if (started)
             pthread_join(th, NULL);
-        first = nfirst;
-        end = nend;
+        if (rc == 0 && now->rc) {
+            rc = sp__error(now->rc, "%s", now->msg);
+            /* Unreadable chunks damage the slice's first block. */
+            if (rc == SP_EFORMAT) {
+                src->bad_rank = r;
+                src->bad_block = now->unread ? now->b0 : now->ok;
+            }
+        }
+        if (now->b1 >= b1)
+            break;
     }
 done:
     for (int i = 0; i < 2; i++) {
         free(f[i].dt);
         free(f[i].code);
+        free(f[i].t);
     }
-    free(sl.t);
-    free(sl.region);
     /* The pass reads each rank once, to its last block: then its columns
      * of a finished run are closed (a later read opens them again). */
     if (rc == 0 && src->complete && b1 == src->nblocks[r]) {

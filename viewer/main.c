@@ -9,6 +9,7 @@
 #include "sp-viewer-application.h"
 #include "sp_display.h"
 #include "sp_h5.h"
+#include "sp_mem.h"
 #include "sp_run_read.h"
 
 /* What the viewer prints (errors of a screenshot run, --version, the
@@ -32,8 +33,10 @@ int main(int argc, char **argv)
      * only the header and the aggregates sent back), so a file that crashes
      * libhdf5 ends in an error page, not in the loss of the window and its
      * other runs. Nothing of GTK is started in that mode. */
-    if (argc == 4 && strcmp(argv[1], SP_VIEWER_READ_HELPER_OPTION) == 0)
+    if (argc == 4 && strcmp(argv[1], SP_VIEWER_READ_HELPER_OPTION) == 0) {
+        sp_mem_tune_for_reading();
         return sp_run_read_helper_main(argv[3], (unsigned)strtoul(argv[2], NULL, 10));
+    }
     g_set_print_handler(print_out);
     g_set_printerr_handler(print_err);
     char exe[4096];
