@@ -70,6 +70,14 @@ struct sp__stack_thread {
     int on;
     timer_t timer;
     bool has_timer;
+    int timer_errno; /* why the timer could not be armed, 0 when it was */
+    /* The thread's CPU time while sampled (ms): read at its stop on the
+     * thread itself, or through its clock at collect while it lives; the
+     * warning at finalize tells a short thread from signals that never
+     * came (blocked by the program). */
+    clockid_t clock;
+    bool has_clock;
+    double cpu0_ms, cpu_ms; /* cpu_ms < 0 until the thread stops */
     chunk *first, *last;
     uintptr_t prev[MAX_FRAMES]; /* previous stack, root-first */
     int nprev;
@@ -83,6 +91,15 @@ static struct {
     unsigned hz;
     bool keep_system;
 } cfg;
+
+/* A CPU-time clock's reading in ms, or -1. */
+static double clock_ms(clockid_t c)
+{
+    struct timespec t;
+    if (clock_gettime(c, &t) != 0)
+        return -1;
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 bool sp__stacks_active(void)
 {
@@ -124,9 +141,26 @@ void sp__stacks_thread_start(void)
     sev.sigev_signo = SP__PROF_SIGNAL;
     sev.sigev_value.sival_int = TAG_STACKS;
     sev.sigev_notify_thread_id = (pid_t)m->os_tid;
+    s->has_clock = pthread_getcpuclockid(pthread_self(), &s->clock) == 0;
+    s->cpu0_ms = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+    s->cpu_ms = -1;
     m->stack = s;
-    if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &s->timer) != 0)
+    /* timer_create may fail for a while with EAGAIN (the kernel's timer
+     * allocation under memory pressure): a few tries, then the failure is
+     * kept for the warning at finalize, which would otherwise blame a
+     * short program for the missing samples. */
+    int rc = -1;
+    for (int attempt = 0; attempt < 5; attempt++) {
+        rc = timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &s->timer);
+        if (rc == 0 || errno != EAGAIN)
+            break;
+        struct timespec pause = {0, 1000000L << attempt};
+        nanosleep(&pause, NULL);
+    }
+    if (rc != 0) {
+        s->timer_errno = errno ? errno : EINVAL;
         return;
+    }
     s->has_timer = true;
     long ns = 1000000000L / (long)cfg.hz;
     struct itimerspec it;
@@ -134,7 +168,10 @@ void sp__stacks_thread_start(void)
     it.it_interval.tv_nsec = ns % 1000000000L;
     it.it_value = it.it_interval;
     __atomic_store_n(&s->on, 1, __ATOMIC_RELEASE);
-    timer_settime(s->timer, 0, &it, NULL);
+    if (timer_settime(s->timer, 0, &it, NULL) != 0) {
+        s->timer_errno = errno ? errno : EINVAL;
+        __atomic_store_n(&s->on, 0, __ATOMIC_RELEASE);
+    }
 }
 
 static void thread_stop(sp__stack_thread *s)
@@ -152,6 +189,9 @@ void sp__stacks_thread_stop(void)
     if (!m || !m->stack)
         return;
     thread_stop(m->stack);
+    double now = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+    if (now >= 0 && m->stack->cpu0_ms >= 0)
+        m->stack->cpu_ms = now - m->stack->cpu0_ms;
     /* On the thread itself no handler can be reading it any more (they run
      * on this thread, and see `on` cleared): a program starting thousands
      * of threads keeps no descriptor per thread. */
@@ -437,6 +477,15 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
     calls out;
     memset(&out, 0, sizeof out);
     uint64_t samples = 0, lost = 0;
+    size_t unarmed = 0; /* threads whose timer could not be armed */
+    int unarmed_errno = 0;
+    /* Threads with no sample in CPU time worth several: CPU-time timers fire
+     * at the kernel's tick at best, and less often on a loaded machine (18
+     * samples in 300 ms at load 9), so "several" is at least 100 ms. */
+    size_t silent = 0;
+    double silent_ms = 0;
+    double period_ms = 1e3 / (double)cfg.hz;
+    double silent_min_ms = 4 * period_ms > 100 ? 4 * period_ms : 100;
     size_t nregions0 = run->nregions;
     sp__symbolizer *sym = sp__symbolizer_new();
     int rc = sym ? 0 : -1;
@@ -446,6 +495,22 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
             continue;
         samples += s->samples;
         lost += s->lost;
+        if (s->timer_errno) {
+            unarmed++;
+            unarmed_errno = s->timer_errno;
+        } else if (s->samples == 0) {
+            /* A live thread (main, or one never stopped) through its clock;
+             * the clock of a thread gone fails and says nothing. */
+            double used = s->cpu_ms;
+            if (used < 0 && s->has_clock && s->cpu0_ms >= 0) {
+                double now = clock_ms(s->clock);
+                used = now >= 0 ? now - s->cpu0_ms : -1;
+            }
+            if (used >= silent_min_ms) {
+                silent++;
+                silent_ms += used;
+            }
+        }
         if (!s->first)
             continue;
         synth y;
@@ -494,7 +559,18 @@ int sp__stacks_collect(sp_run *run, char *warn, size_t wsize)
         rc = rc || sp__mode_meta(run, "stack_inlined_addresses", v) ? -1 : 0;
     }
     size_t n = strlen(warn);
-    if (rc == 0 && samples == 0)
+    if (rc == 0 && unarmed)
+        snprintf(warn + n, wsize - n,
+                 "stack sampling: the CPU-time timer of %zu thread(s) could not be started "
+                 "(%s): those threads have no samples",
+                 unarmed, strerror(unarmed_errno));
+    else if (rc == 0 && silent)
+        snprintf(warn + n, wsize - n,
+                 "stack sampling: %zu thread(s) got no samples although they used %.0f ms of "
+                 "CPU time (%.3g ms per sample): the timer's signals did not arrive (blocked "
+                 "or handled by the program?)",
+                 silent, silent_ms, period_ms);
+    else if (rc == 0 && samples == 0)
         snprintf(warn + n, wsize - n,
                  "stack sampling: no samples (the program used less CPU time than one "
                  "sampling period)");

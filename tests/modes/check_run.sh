@@ -43,6 +43,17 @@ has "$work/inspect" "taken every 1 ms of CPU time" "inspect prints the sampling 
 has "$work/summary" "Sampled (~):" "summary of the file says sampled"
 has "$work/summary" "run_target.kernel_a" "file has kernel_a"
 
+# 1b. No samples: the warning says why. A program that sleeps used less CPU
+#     time than a period; a thread that blocks SIGPROF used plenty, and the
+#     warning must not blame it for being short.
+"$sp" run -o "$work/sl.h5" "$plain" sleep 300 >/dev/null 2>"$work/err" || fail "sleeping run"
+has "$work/err" "no samples (the program used less CPU time than one sampling period)" \
+  "a sleeping program is said to use too little CPU time"
+"$sp" run -o "$work/bl.h5" "$plain" blocked 300 >/dev/null 2>"$work/err" || fail "blocked run"
+has "$work/err" "1 thread(s) got no samples although they used [0-9]* ms of CPU time" \
+  "blocked signals are told apart from a short program"
+lacks "$work/err" "less CPU time than one" "a busy program is not called short"
+
 # 2. --all keeps the system's frames (libc's start-up code above main).
 "$sp" run --all -q -o "$work/all.h5" "$plain" normal 100 >/dev/null 2>&1 || fail "--all run"
 "$sp" inspect "$work/all.h5" >"$work/inspect_all" || fail "inspect --all file"

@@ -4,12 +4,15 @@
  * `scope-profiler run` in the tests (built twice: plain, and with
  * -finstrument-functions).
  *
- *   run_target [normal|exit|term|threads] [MS]
+ *   run_target [normal|exit|term|threads|sleep|blocked] [MS]
  *
  * normal:  main -> solve -> kernel_a (2/3 of MS of CPU) + kernel_b (1/3)
  * exit:    as normal, but kernel_b calls exit(3) halfway
  * term:    as normal, then raises SIGTERM at itself inside kernel_b
  * threads: two threads run worker() while main runs solve()
+ * sleep:   sleeps MS (no CPU time to sample)
+ * blocked: a thread with SIGPROF blocked burns MS (a sampler's signals never
+ *          arrive)
  */
 #include <pthread.h>
 #include <signal.h>
@@ -71,6 +74,24 @@ int main(int argc, char **argv)
         mode = argv[1];
     double ms = argc > 2 ? atof(argv[2]) : 300;
     pthread_t t[2];
+    if (strcmp(mode, "sleep") == 0) {
+        long ims = (long)ms;
+        struct timespec ts = {ims / 1000, (ims % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        printf("run_target: done\n");
+        return 0;
+    }
+    if (strcmp(mode, "blocked") == 0) {
+        /* The worker inherits the blocked signal from its birth on. */
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGPROF);
+        pthread_sigmask(SIG_BLOCK, &set, NULL);
+        pthread_create(&t[0], NULL, worker, &ms);
+        pthread_join(t[0], NULL);
+        printf("run_target: done\n");
+        return 0;
+    }
     int nthreads = strcmp(mode, "threads") == 0 ? 2 : 0;
     for (int i = 0; i < nthreads; i++)
         pthread_create(&t[i], NULL, worker, &ms);
