@@ -14,11 +14,15 @@
 #   CALLS      calls to record (2 threads, nesting 3 deep), e.g. 10000000
 #   REPEATS    default 3
 #   --ranks    also a finished file of RANKS ranks written directly (no MPI),
-#              CALLS_PER_RANK calls each: `ranks` and `summary` on it
+#              CALLS_PER_RANK calls each: `ranks` and `summary` on it, against
+#              two floors: the raw read of the event columns, and the raw
+#              read of every dataset of the rank groups (raw_read_floor
+#              --every; issue 18's "raw read of its groups")
 #
 # The verbs on the recorded run: summary, inspect, ranks (issue 18's bars).
 # Prints one line per verb: min and median wall [s], CPU [s], peak RSS [MB],
-# bytes of RSS per call, and the wall-time ratio to the raw read.
+# bytes of RSS per call, and the ratios of its median wall and CPU time to
+# the raw read's (and, for the many-rank file, to the every-dataset read's).
 set -euo pipefail
 
 build=${1:?usage: bench_read.sh BUILD_DIR CALLS [REPEATS] [--ranks R C]}
@@ -53,19 +57,27 @@ measure() {
     awk '{printf "%s %.2f %s\n", $1, $2 + $3, $4}' "$dir/t" >>"$dir/$name"
 }
 
-# report NAME DENOM_CALLS: min/median of each column, ratio to the raw read
+# report NAME DENOM_CALLS [FLOOR...]: min/median of each column, ratios of
+# the medians to each floor's (default: the raw read)
 report() {
-    python3 - "$dir/$1" "$1" "$2" "$dir/raw" <<'EOF'
+    local name=$1 calls=$2
+    shift 2
+    local floors=("${@:-raw}")
+    python3 - "$dir/$name" "$name" "$calls" "$dir" "${floors[@]}" <<'EOF'
 import statistics, sys
 rows = [list(map(float, l.split())) for l in open(sys.argv[1])]
-raw = [list(map(float, l.split())) for l in open(sys.argv[4])]
 calls = float(sys.argv[3])
 col = lambda r, i: [x[i] for x in r]
 w, c, m = col(rows, 0), col(rows, 1), col(rows, 2)
-rw = statistics.median(col(raw, 0))
+ratios = ""
+for floor in sys.argv[5:]:
+    f = [list(map(float, l.split())) for l in open(f"{sys.argv[4]}/{floor}")]
+    fw, fc = statistics.median(col(f, 0)), statistics.median(col(f, 1))
+    cpu = f"{statistics.median(c)/fc:5.2f}" if fc else "    -"  # under 10 ms
+    ratios += f"  /{floor}: wall {statistics.median(w)/fw:5.2f} cpu {cpu}"
 print(f"{sys.argv[2]:<22} wall min {min(w):7.2f} med {statistics.median(w):7.2f} s"
-      f"  cpu min {min(c):7.2f} s  rss max {max(m)/1024:7.1f} MB"
-      f"  ({max(m)*1024/calls:6.2f} B/call)  wall/raw {statistics.median(w)/rw:5.2f}")
+      f"  cpu min {min(c):7.2f} med {statistics.median(c):7.2f} s  rss max {max(m)/1024:7.1f} MB"
+      f"  ({max(m)*1024/calls:6.2f} B/call){ratios}")
 EOF
 }
 
@@ -85,9 +97,12 @@ if [[ -n $ranks ]]; then
     rm -f "$dir/raw"
     for ((i = 0; i < repeats; i++)); do
         measure raw "$raw" "$mr"
+        measure raw_every "$raw" --every "$mr"
         measure ranks_verb "$sp" ranks "$mr"
         measure summary_ranks "$sp" summary "$mr"
     done
-    echo "$ranks ranks x $per_rank calls:"
-    for v in raw ranks_verb summary_ranks; do report "$v" $((ranks * per_rank)); done
+    echo "$ranks ranks x $per_rank calls (raw: the event columns; raw_every: every dataset of the rank groups):"
+    for v in raw raw_every ranks_verb summary_ranks; do
+        report "$v" $((ranks * per_rank)) raw raw_every
+    done
 fi

@@ -6,7 +6,13 @@
  * checks, no names, no tree, no histograms: what any reader of the format
  * must at least do. bench_read.sh divides each verb's time by this one's.
  *
- *   raw_read_floor RUN.h5     prints "raw read: N calls in S s"
+ *   raw_read_floor RUN.h5          prints "raw read: N calls in S s"
+ *   raw_read_floor --every RUN.h5  also reads every other dataset of each
+ *       rank's group (its region and thread tables, clock, dropped calls,
+ *       blocks/begins, sched/, lines/, counters/, mpi/: each opened, read
+ *       whole in slices and closed; attributes not): the raw read of the
+ *       rank groups, the other floor issue 18 was measured against (a run
+ *       of many small ranks is mostly opening objects)
  */
 #include <hdf5.h>
 #include <stdint.h>
@@ -27,7 +33,9 @@ static double now(void)
 static void *read_col(hid_t g, const char *name, hid_t type, size_t width, hsize_t *n)
 {
     hid_t d = H5Dopen2(g, name, H5P_DEFAULT), s = H5Dget_space(d);
-    H5Sget_simple_extent_dims(s, n, NULL);
+    *n = 0; /* a table it cannot open (a part still open for writing): no rows */
+    if (H5Sget_simple_extent_dims(s, n, NULL) < 0)
+        *n = 0;
     void *buf = malloc(*n ? *n * width : 1);
     if (*n)
         H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
@@ -36,23 +44,88 @@ static void *read_col(hid_t g, const char *name, hid_t type, size_t width, hsize
     return buf;
 }
 
+/* Whether values of type own heap memory (variable-length strings of
+ * lines/ and counters/): read, they are reclaimed. */
+static int owns_heap(hid_t type)
+{
+    return H5Tdetect_class(type, H5T_VLEN) > 0 ||
+           (H5Tget_class(type) == H5T_STRING && H5Tis_variable_str(type) > 0);
+}
+
 static void read_slice(hid_t d, hid_t type, hsize_t off, hsize_t n, void *buf)
 {
     hid_t fs = H5Dget_space(d), ms = H5Screate_simple(1, &n, NULL);
     H5Sselect_hyperslab(fs, H5S_SELECT_SET, &off, NULL, &n, NULL);
     H5Dread(d, type, ms, fs, H5P_DEFAULT, buf);
+    if (owns_heap(type))
+        H5Dvlen_reclaim(type, ms, H5P_DEFAULT, buf);
     H5Sclose(ms);
     H5Sclose(fs);
 }
 
+/* --every: a dataset read whole, in slices of SLICE rows (a 1-D table;
+ * any other shape at once), as its native type. */
+static herr_t read_every_dataset(hid_t d)
+{
+    hid_t ft = H5Dget_type(d), mt = H5Tget_native_type(ft, H5T_DIR_DEFAULT), s = H5Dget_space(d);
+    int nd = H5Sget_simple_extent_ndims(s);
+    hssize_t np = H5Sget_simple_extent_npoints(s);
+    size_t w = H5Tget_size(mt);
+    if (nd == 1 && np > 0) {
+        hsize_t n = (hsize_t)np, step = n < SLICE ? n : SLICE;
+        void *buf = malloc(step * w);
+        for (hsize_t off = 0; buf && off < n; off += step)
+            read_slice(d, mt, off, n - off < step ? n - off : step, buf);
+        free(buf);
+    } else if (np > 0) {
+        void *buf = malloc((size_t)np * w);
+        if (buf && H5Dread(d, mt, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) >= 0 && owns_heap(mt))
+            H5Dvlen_reclaim(mt, s, H5P_DEFAULT, buf);
+        free(buf);
+    }
+    H5Sclose(s);
+    H5Tclose(mt);
+    H5Tclose(ft);
+    return 0;
+}
+
+/* --every: each object under a group opened once (H5Oopen: no second
+ * lookup for its type), groups recursed into, datasets read; what the
+ * floor read already (blocks/, events/, regions/name_end) is skipped. ud:
+ * the group's depth (0: the rank's group) and name. */
+typedef struct where {
+    int depth;
+    const char *name;
+} where;
+
+static herr_t every_object(hid_t g, const char *name, const H5L_info_t *li, void *ud)
+{
+    const where *at = ud;
+    if (li->type != H5L_TYPE_HARD ||
+        (at->depth == 0 && (strcmp(name, "blocks") == 0 || strcmp(name, "events") == 0)) ||
+        (at->depth == 1 && strcmp(at->name, "regions") == 0 && strcmp(name, "name_end") == 0))
+        return 0;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    if (o < 0)
+        return 0;
+    where in = {at->depth + 1, name};
+    if (H5Iget_type(o) == H5I_GROUP)
+        H5Literate(o, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, every_object, &in);
+    else if (H5Iget_type(o) == H5I_DATASET)
+        read_every_dataset(o);
+    H5Oclose(o);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: raw_read_floor RUN.h5\n");
+    int every = argc == 3 && strcmp(argv[1], "--every") == 0;
+    if (argc != 2 + every) {
+        fprintf(stderr, "usage: raw_read_floor [--every] RUN.h5\n");
         return 2;
     }
     double t0 = now();
-    hid_t f = H5Fopen(argv[1], H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
+    hid_t f = H5Fopen(argv[1 + every], H5F_ACC_RDONLY | H5F_ACC_SWMR_READ, H5P_DEFAULT);
     if (f < 0)
         return 1;
     int64_t nranks = 0;
@@ -131,11 +204,16 @@ int main(int argc, char **argv)
         free(bt0);
         H5Gclose(gb);
         H5Gclose(ge);
+        if (every) {
+            where top = {0, name};
+            H5Literate(rg, H5_INDEX_NAME, H5_ITER_NATIVE, NULL, every_object, &top);
+        }
         H5Gclose(rg);
     }
     H5Fclose(f);
     free(dt);
     free(reg);
-    printf("raw read: %llu calls in %.3f s\n", (unsigned long long)calls, now() - t0);
+    printf("raw read%s: %llu calls in %.3f s\n", every ? " (every dataset)" : "",
+           (unsigned long long)calls, now() - t0);
     return 0;
 }
