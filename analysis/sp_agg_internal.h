@@ -65,6 +65,11 @@ typedef struct sp__worker {
     int32_t cur_thread;
     sp_agg_series *series;      /* SP_AGG_SERIES: this worker's bins, merged at its end */
     size_t nseries;
+    /* The series bin of the last call's start (every region's series has
+     * the same axis), as offsets [lo, hi) from the axis' origin; lo >= hi:
+     * none yet. */
+    int64_t series_lo, series_hi;
+    size_t series_bin;
 } sp__worker;
 
 /* A pass over one source; ranks replayed by workers. */

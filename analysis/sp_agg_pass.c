@@ -166,7 +166,7 @@ static int lane_call(rank_job *j, const sp__frame *f, size_t depth, int64_t star
                                               f->begin_block,
                                               (uint32_t)(block > UINT32_MAX ? UINT32_MAX : block)};
     }
-    if (l->lod && sp_lod_add(l->lod, start, end, f->region, (uint32_t)depth))
+    if (l->lod && sp_lod_add_call(l->lod, start, end, f->region, (uint32_t)depth))
         return oom(j);
     return 0;
 }
@@ -532,17 +532,27 @@ static void add_series(const sp__pass *p, sp__worker *w, int32_t g, int64_t star
         if (!(s->bins = calloc(axis->nbins, sizeof *s->bins)))
             return;
     }
-    /* The bin by multiplication (a 64-bit division per call costs as much
-     * as the rest of the series), corrected where rounding misses. */
     int64_t at = sp__sat_sub(start, s->origin_ns); /* hostile clocks span int64 */
-    double f = at <= 0 ? 0 : (double)at * p->series_inv;
-    size_t b = f < (double)s->nbins ? (size_t)f : s->nbins;
-    if (b < s->nbins && (int64_t)b * s->width_ns > at)
-        b--;
-    else if (b + 1 < s->nbins && (int64_t)(b + 1) * s->width_ns <= at)
-        b++;
-    if (b >= s->nbins)
-        b = s->nbins - 1;
+    size_t b;
+    if (at >= w->series_lo && at < w->series_hi) {
+        b = w->series_bin; /* calls start in time order: nearly always the last one's */
+    } else {
+        /* The bin by multiplication (a 64-bit division per call costs as
+         * much as the rest of the series), corrected where rounding misses. */
+        double f = at <= 0 ? 0 : (double)at * p->series_inv;
+        b = f < (double)s->nbins ? (size_t)f : s->nbins;
+        if (b < s->nbins && (int64_t)b * s->width_ns > at)
+            b--;
+        else if (b + 1 < s->nbins && (int64_t)(b + 1) * s->width_ns <= at)
+            b++;
+        if (b >= s->nbins)
+            b = s->nbins - 1;
+        if (at >= 0) { /* (a start before the axis lands in the last bin: not kept) */
+            w->series_lo = (int64_t)b * s->width_ns;
+            w->series_hi = b + 1 == s->nbins ? INT64_MAX : (int64_t)(b + 1) * s->width_ns;
+            w->series_bin = b;
+        }
+    }
     bin_add(&s->bins[b], dur, 1, dur, dur);
 }
 

@@ -62,6 +62,8 @@ sp_lod *sp_lod_new(int64_t first_ns, int64_t last_ns, uint64_t calls)
     lod->levels[0].nbins = nbins;
     lod->levels[0].bin_ns = span / (int64_t)nbins + 1;
     lod->inv_bin = 1.0 / (double)lod->levels[0].bin_ns;
+    for (uint32_t k = 0; k < SP_LOD_MAX_DEPTH; k++)
+        lod->cursor[k] = (sp_lod_cursor){.lo = 1, .hi = 0};
     return lod;
 }
 
@@ -123,13 +125,24 @@ int sp_lod_add(sp_lod *lod, int64_t start_ns, int64_t end_ns, int32_t region, ui
         a = 0;
     if (e < a)
         e = a;
-    size_t b0 = bin_of(lod, a);
     int64_t dur = sp__sat_sub(end_ns, start_ns);
     int32_t *reg = l->region[depth];
     int64_t *du = l->dur[depth];
     float *cov = l->cover[depth];
+    sp_lod_cursor *cur = &lod->cursor[depth];
     /* Covers are kept in ns while built (fractions at sp_lod_finish). */
-    if (e < (int64_t)(b0 + 1) * w || b0 == l->nbins - 1) { /* most calls lie within one bin */
+    if (a >= cur->lo && e < cur->hi) { /* most calls: within the last call's bin */
+        keep_longest(cur->region, cur->dur, 0, dur, region);
+        *cur->cover += (float)(e - a);
+        return 0;
+    }
+    size_t b0 = bin_of(lod, a), last = l->nbins - 1;
+    *cur = (sp_lod_cursor){.lo = (int64_t)b0 * w,
+                           .hi = b0 == last ? INT64_MAX : (int64_t)(b0 + 1) * w,
+                           .region = reg + b0,
+                           .dur = du + b0,
+                           .cover = cov + b0};
+    if (e < cur->hi || b0 == last) { /* within one bin (the last holds all beyond) */
         keep_longest(reg, du, b0, dur, region);
         cov[b0] += (float)(e - a);
         return 0;

@@ -37,9 +37,21 @@ typedef struct sp_lod_level {
     float **cover;          /* [depth][bin]: fraction of the bin covered (0..1) */
 } sp_lod_level;
 
+/* While built: the finest bin the last call of a depth fell in, as offsets
+ * from the origin [lo, hi) (hi INT64_MAX for the last bin; lo > hi: none).
+ * Calls of a depth end in time order, so the next one is nearly always in
+ * the same bin: found without computing it. */
+typedef struct sp_lod_cursor {
+    int64_t lo, hi;
+    int32_t *region;        /* the bin's entries at the finest level */
+    int64_t *dur;
+    float *cover;
+} sp_lod_cursor;
+
 typedef struct sp_lod {
     int64_t origin_ns;      /* aligned to rank 0 */
     double inv_bin;         /* 1 / levels[0].bin_ns (while built: bins by multiplication) */
+    sp_lod_cursor cursor[SP_LOD_MAX_DEPTH]; /* while built */
     uint32_t ndepth;        /* depths allocated (max depth seen, <= SP_LOD_MAX_DEPTH) */
     size_t nlevels;
     sp_lod_level *levels;   /* [0]: finest; [k + 1] has half the bins of [k] */
@@ -50,8 +62,32 @@ typedef struct sp_lod {
 sp_lod *sp_lod_new(int64_t first_ns, int64_t last_ns, uint64_t calls);
 void sp_lod_free(sp_lod *lod);
 
-/* A call of the lane (aligned times, depth 0 = top level). 0 or SP_ENOMEM. */
+/* A call of the lane (aligned times, depth 0 = top level). 0 or SP_ENOMEM.
+ * sp_lod_add() is the whole rule; the inline sp_lod_add_call() serves the
+ * common call (in its depth's last bin) in place, the same way, and the
+ * others through sp_lod_add(). */
 int sp_lod_add(sp_lod *lod, int64_t start_ns, int64_t end_ns, int32_t region, uint32_t depth);
+
+static inline int sp_lod_add_call(sp_lod *lod, int64_t start_ns, int64_t end_ns, int32_t region,
+                                  uint32_t depth)
+{
+    int64_t a, e, dur;
+    if (depth < SP_LOD_MAX_DEPTH && !__builtin_sub_overflow(start_ns, lod->origin_ns, &a) &&
+        !__builtin_sub_overflow(end_ns, lod->origin_ns, &e) &&
+        !__builtin_sub_overflow(end_ns, start_ns, &dur)) {
+        sp_lod_cursor *c = &lod->cursor[depth];
+        if (a >= c->lo && e >= a && e < c->hi) {
+            /* The longest call (the first of equals), the covered ns. */
+            if (dur > *c->dur || *c->region < 0) {
+                *c->dur = dur;
+                *c->region = region;
+            }
+            *c->cover += (float)(e - a);
+            return 0;
+        }
+    }
+    return sp_lod_add(lod, start_ns, end_ns, region, depth);
+}
 
 /* Build the coarser levels once every call was added. 0 or SP_ENOMEM. */
 int sp_lod_finish(sp_lod *lod);

@@ -12,6 +12,7 @@
  * header (summary's and ranks') the same figures as a full one.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -423,6 +424,114 @@ static void test_lod_bins_are_true(void)
     sp_lod_free(lod);
 }
 
+/* The index as its rule defines it, computed naively: a call's bins by
+ * division (the last holds everything beyond), the longest call per bin
+ * (the first of equals), the covered ns added in float in call order. */
+typedef struct lod_ref {
+    int64_t origin, w;
+    size_t nbins;
+    int32_t *reg[4];
+    int64_t *dur[4];
+    float *cov[4];
+} lod_ref;
+
+static void ref_keep(lod_ref *m, uint32_t d, size_t b, int64_t dur, int32_t region)
+{
+    if (dur > m->dur[d][b] || m->reg[d][b] < 0) {
+        m->dur[d][b] = dur;
+        m->reg[d][b] = region;
+    }
+}
+
+static void ref_add(lod_ref *m, int64_t s, int64_t t, int32_t region, uint32_t d)
+{
+    int64_t a = s - m->origin, e = t - m->origin, dur = t - s;
+    a = a < 0 ? 0 : a;
+    e = e < a ? a : e;
+    size_t last = m->nbins - 1, b0 = (size_t)(a / m->w), b1 = (size_t)(e / m->w);
+    b0 = b0 > last ? last : b0;
+    b1 = b1 > last ? last : b1;
+    if (b0 == last || e < (int64_t)(b0 + 1) * m->w) {
+        ref_keep(m, d, b0, dur, region);
+        m->cov[d][b0] += (float)(e - a);
+        return;
+    }
+    for (size_t b = b0; b <= b1; b++) {
+        ref_keep(m, d, b, dur, region);
+        int64_t lo = (int64_t)b * m->w, hi = lo + m->w;
+        int64_t ov = (e < hi ? e : hi) - (a > lo ? a : lo);
+        if (ov > 0)
+            m->cov[d][b] += (float)ov;
+    }
+}
+
+/* Nested calls of a thread in end order (4 depths, short calls many to a
+ * bin, long ones over many bins, equal durations, calls before the first
+ * block and past the last) through the pass's inline shortcut: the finest
+ * level is exactly what the rule gives, call for call. */
+static void test_lod_shortcut_follows_rule(void)
+{
+    enum { OUTER = 3000 };
+    const int64_t origin = 1000000, span = (int64_t)OUTER * 4000;
+    sp_lod *lod = sp_lod_new(origin, origin + span, 70000);
+    ASSERT(lod);
+    const sp_lod_level *l0 = &lod->levels[0];
+    lod_ref m = {.origin = origin, .w = l0->bin_ns, .nbins = l0->nbins};
+    for (int d = 0; d < 4; d++) {
+        m.reg[d] = malloc(m.nbins * sizeof *m.reg[d]);
+        m.dur[d] = calloc(m.nbins, sizeof *m.dur[d]);
+        m.cov[d] = calloc(m.nbins, sizeof *m.cov[d]);
+        ASSERT(m.reg[d] && m.dur[d] && m.cov[d]);
+        for (size_t b = 0; b < m.nbins; b++)
+            m.reg[d][b] = -1;
+    }
+    uint64_t x = 88172645463325252ull; /* xorshift */
+#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+#define CALL(s, t, r, d)                                                                  \
+    do {                                                                                  \
+        ASSERT_EQ_I(sp_lod_add_call(lod, (s), (t), (r), (d)), 0);                         \
+        ref_add(&m, (s), (t), (r), (d));                                                  \
+    } while (0)
+    int64_t t = origin - 500; /* the first calls start before the index */
+    for (int i = 0; i < OUTER; i++) {
+        int64_t o0 = t;
+        for (int j = 0; j < 4; j++) {
+            int64_t m0 = t;
+            for (int k = 0; k < 6; k++) {
+                int64_t len = (int64_t)(NEXT() % 4) * 7 + 3; /* equal lengths recur */
+                CALL(t, t + len, 3 + k % 2, 2);
+                t += len + (int64_t)(NEXT() % 5);
+                if (NEXT() % 9 == 0) {
+                    CALL(t, t + 2, 5, 3);
+                    t += 2;
+                }
+            }
+            CALL(m0, t, 2, 1);
+            t += (int64_t)(NEXT() % 50);
+            if (NEXT() % 97 == 0)
+                t += (int64_t)(NEXT() % 40000); /* a gap over many bins */
+        }
+        CALL(o0, t, 1, 0);
+    }
+    CALL(origin - 500, t + span, 0, 0); /* past the end: into the last bin */
+#undef CALL
+#undef NEXT
+    for (uint32_t d = 0; d < 4; d++)
+        for (size_t b = 0; b < m.nbins; b++) {
+            ASSERT_MSG(l0->region[d][b] == m.reg[d][b] && l0->dur[d][b] == m.dur[d][b] &&
+                           memcmp(&l0->cover[d][b], &m.cov[d][b], sizeof(float)) == 0,
+                       "depth %u bin %zu: region %d/%d cover %g/%g", d, b, l0->region[d][b],
+                       m.reg[d][b], (double)l0->cover[d][b], (double)m.cov[d][b]);
+        }
+    for (int d = 0; d < 4; d++) {
+        free(m.reg[d]);
+        free(m.dur[d]);
+        free(m.cov[d]);
+    }
+    ASSERT_EQ_I(sp_lod_finish(lod), 0);
+    sp_lod_free(lod);
+}
+
 int main(void)
 {
     RUN(test_windows_from_memory);
@@ -430,5 +539,6 @@ int main(void)
     RUN(test_lean_header_same_figures);
     RUN(test_second_read_same_events);
     RUN(test_lod_bins_are_true);
+    RUN(test_lod_shortcut_follows_rule);
     return sp_test_summary();
 }
