@@ -29,6 +29,7 @@ struct _SpCalltreePage {
     SpFlameChart *flame;
     GtkToggleButton *icicle_button, *flame_button;
     GtkLabel *zoom_label;
+    GtkLabel *cap_label; /* says which nodes list only some children */
     GtkWidget *reset_zoom_button;
 };
 
@@ -261,6 +262,32 @@ static void on_selected_region(SpSession *session, GParamSpec *pspec, SpCalltree
     }
 }
 
+/* The table lists at most SP_CALL_NODE_CHILDREN_MAX children of a node
+ * (sp-call-node.h): say so when a node of the run has more. One walk of
+ * the sibling lists: O(nodes). */
+static void update_cap_label(SpCalltreePage *self)
+{
+    const sp_tree *tree = self->doc ? &sp_run_document_get_run(self->doc)->tree : NULL;
+    size_t cut = 0, most = 0;
+    for (size_t k = 0; tree && k < tree->nnodes; k++) {
+        size_t n = 0;
+        for (int c = tree->nodes[k].first_child; c >= 0; c = tree->nodes[c].next_sibling)
+            n++;
+        cut += n > SP_CALL_NODE_CHILDREN_MAX;
+        most = MAX(most, n);
+    }
+    if (cut) {
+        g_autofree char *max_s = sp_format_count(SP_CALL_NODE_CHILDREN_MAX);
+        g_autofree char *most_s = sp_format_count(most);
+        g_autofree char *text = g_strdup_printf(
+            "%zu node%s with more than %s children list%s the %s with the most inclusive "
+            "time (the largest has %s)",
+            cut, cut == 1 ? "" : "s", max_s, cut == 1 ? "s" : "", max_s, most_s);
+        gtk_label_set_text(self->cap_label, text);
+    }
+    gtk_widget_set_visible(GTK_WIDGET(self->cap_label), cut > 0);
+}
+
 static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
 {
     g_set_object(&self->doc, sp_session_get_base(session));
@@ -286,6 +313,7 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
         size_t nodes = sp_run_document_get_run(self->doc)->tree.nnodes;
         expand_to_depth(self, nodes <= EXPAND_ALL_NODES ? G_MAXUINT : INITIAL_EXPAND_DEPTH, TRUE);
     }
+    update_cap_label(self);
     on_root_changed(self->flame, self);
     on_selected_region(session, NULL, self);
 }
@@ -345,6 +373,7 @@ static void sp_calltree_page_class_init(SpCalltreePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, icicle_button);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, flame_button);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, zoom_label);
+    gtk_widget_class_bind_template_child(wc, SpCalltreePage, cap_label);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, reset_zoom_button);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpCalltreePage, id, field)
     COL("col_name", FIELD_NAME);
