@@ -262,30 +262,12 @@ static void on_selected_region(SpSession *session, GParamSpec *pspec, SpCalltree
     }
 }
 
-/* The table lists at most SP_CALL_NODE_CHILDREN_MAX children of a node
- * (sp-call-node.h): say so when a node of the run has more. One walk of
- * the sibling lists: O(nodes). */
+/* Says when nodes list only some of their children (sp-call-node.h). */
 static void update_cap_label(SpCalltreePage *self)
 {
-    const sp_tree *tree = self->doc ? &sp_run_document_get_run(self->doc)->tree : NULL;
-    size_t cut = 0, most = 0;
-    for (size_t k = 0; tree && k < tree->nnodes; k++) {
-        size_t n = 0;
-        for (int c = tree->nodes[k].first_child; c >= 0; c = tree->nodes[c].next_sibling)
-            n++;
-        cut += n > SP_CALL_NODE_CHILDREN_MAX;
-        most = MAX(most, n);
-    }
-    if (cut) {
-        g_autofree char *max_s = sp_format_count(SP_CALL_NODE_CHILDREN_MAX);
-        g_autofree char *most_s = sp_format_count(most);
-        g_autofree char *text = g_strdup_printf(
-            "%zu node%s with more than %s children list%s the %s with the most inclusive "
-            "time (the largest has %s)",
-            cut, cut == 1 ? "" : "s", max_s, cut == 1 ? "s" : "", max_s, most_s);
-        gtk_label_set_text(self->cap_label, text);
-    }
-    gtk_widget_set_visible(GTK_WIDGET(self->cap_label), cut > 0);
+    g_autofree char *text = sp_call_node_cap_note(self->doc);
+    gtk_label_set_text(self->cap_label, text ? text : "");
+    gtk_widget_set_visible(GTK_WIDGET(self->cap_label), text != NULL);
 }
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
