@@ -16,8 +16,8 @@
 #include "sp_run_read.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
-#define WIRE_VERSION 3u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
-                             exact, as 128-bit integers */
+#define WIRE_VERSION 4u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
+                             exact, as 128-bit integers; 4: segments sparse */
 
 /* ---- writing ---- */
 
@@ -134,14 +134,29 @@ static void put_lanes(wbuf *b, const sp_agg_rank *o)
     }
 }
 
-/* SP_AGG_SEGMENTS */
+/* SP_AGG_SEGMENTS, sparse: a mask of the values that are not zero, then
+ * those. A region called a few times fills two or three of the 22 (its
+ * segment, and the wait without samples is 0): sent whole, the segments of
+ * 10^6 regions were most of what the reading helper sent and took to
+ * write. */
+#define SEGS_NVALUES (2 * (SP_AGG_NSEGS + 1))
+
+static const double *segs_value(const sp_agg_segs *s, int i)
+{
+    int w = i / (SP_AGG_NSEGS + 1), k = i % (SP_AGG_NSEGS + 1);
+    return k < SP_AGG_NSEGS ? &s->time_ns[w][k] : &s->wait_ns[w];
+}
+
 static void put_segs(wbuf *b, const sp_agg_segs *s)
 {
-    for (int w = 0; w < 2; w++) {
-        for (int k = 0; k < SP_AGG_NSEGS; k++)
-            putd(b, s->time_ns[w][k]);
-        putd(b, s->wait_ns[w]);
-    }
+    uint64_t mask = 0;
+    for (int i = 0; i < SEGS_NVALUES; i++)
+        if (*segs_value(s, i) != 0)
+            mask |= 1ull << i;
+    put64(b, mask);
+    for (int i = 0; i < SEGS_NVALUES; i++)
+        if (mask >> i & 1)
+            putd(b, *segs_value(s, i));
 }
 
 static void put_rank(wbuf *b, const sp_agg_rank *o, bool segs)
@@ -412,16 +427,21 @@ static void get_lanes(rbuf *b, sp_agg_rank *o, int64_t nthreads, int64_t nregion
     }
 }
 
-/* SP_AGG_SEGMENTS: sums of times, never negative nor infinite. */
+/* SP_AGG_SEGMENTS (put_segs): sums of times, never negative nor
+ * infinite; a mask with bits beyond the values is damage. */
 static void get_segs(rbuf *b, sp_agg_segs *s)
 {
-    for (int w = 0; w < 2; w++) {
-        for (int k = 0; k < SP_AGG_NSEGS; k++) {
-            double d = getd(b);
-            s->time_ns[w][k] = isfinite(d) && d >= 0 ? d : 0;
-        }
+    uint64_t mask = get64(b);
+    if (mask >> SEGS_NVALUES) {
+        b->bad = 1;
+        return;
+    }
+    memset(s, 0, sizeof *s);
+    for (int i = 0; i < SEGS_NVALUES; i++) {
+        if (!(mask >> i & 1))
+            continue;
         double d = getd(b);
-        s->wait_ns[w] = isfinite(d) && d >= 0 ? d : 0;
+        *(double *)segs_value(s, i) = isfinite(d) && d >= 0 ? d : 0;
     }
 }
 

@@ -269,6 +269,14 @@ const char *sp_color_map_name(const sp_color_map *m, size_t i)
     return m && i < m->n ? m->by_rank[i].name : NULL;
 }
 
+uint32_t sp_color_map_rgb_at(const sp_color_map *m, size_t i)
+{
+    if (!m || i >= m->n)
+        return NEUTRAL_RGB;
+    /* A map's names are distinct: the i-th is found at rank i. */
+    return sp_palette_rgb(i < SP_PALETTE_SIZE ? (int)i : sp_palette_hash_slot(m->by_rank[i].name));
+}
+
 char *sp_color_hex(uint32_t rgb, char buf[8])
 {
     snprintf(buf, 8, "#%06x", (unsigned)(rgb & 0xFFFFFFu));

@@ -63,6 +63,11 @@ long sp_color_map_rank(const sp_color_map *m, const char *name);
 size_t sp_color_map_count(const sp_color_map *m);
 const char *sp_color_map_name(const sp_color_map *m, size_t i);
 
+/* Colour of the i-th name of the map (sp_color_map_rgb of
+ * sp_color_map_name(m, i), without looking the name up); the neutral
+ * colour out of range. */
+uint32_t sp_color_map_rgb_at(const sp_color_map *m, size_t i);
+
 /* "#rrggbb" into buf (8 bytes). Returns buf. */
 char *sp_color_hex(uint32_t rgb, char buf[8]);
 

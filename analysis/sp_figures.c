@@ -20,6 +20,7 @@
 #include "sp_agg.h"
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_numfmt.h"
 
 /* Per key accumulators of one figure set (nodes or regions). */
 typedef struct acc {
@@ -337,47 +338,16 @@ static const char *mark(sp_fig_kind kind)
     return kind == SP_FIG_ESTIMATE ? "~" : kind == SP_FIG_LOWER_BOUND ? ">=" : "";
 }
 
-/* "%.6f" of s into out (room for 32), without printf when that is safe:
- * tables of 10^6 regions format millions of figures, and printf's exact
- * decimal conversion was a quarter of `inspect`'s time. s * 1e6 is within
- * 1e-4 of the exact product below 1e6 s, so away from a rounding tie
- * (fraction within 1e-3 of .5) rounding it gives printf's digits; anything
- * else (ties, huge, NaN) is left to printf: false. */
-static bool fixed6(double s, char *out)
-{
-    double a = fabs(s);
-    double x = a * 1e6, fl = floor(x);
-    if (!(a < 1e6) || fabs(x - fl - 0.5) < 1e-3)
-        return false;
-    uint64_t r = (uint64_t)fl + (x - fl > 0.5);
-    char tmp[32];
-    int k = 0;
-    for (int d = 0; d < 6; d++, r /= 10)
-        tmp[k++] = (char)('0' + r % 10);
-    tmp[k++] = '.';
-    do {
-        tmp[k++] = (char)('0' + r % 10);
-        r /= 10;
-    } while (r);
-    if (signbit(s))
-        tmp[k++] = '-';
-    for (int i = 0; i < k; i++)
-        out[i] = tmp[k - 1 - i];
-    out[k] = '\0';
-    return true;
-}
-
+/* "%.6f" without printf (sp_numfmt.h): tables of 10^6 regions format
+ * millions of figures, and printf's exact decimal conversion was a quarter
+ * of `inspect`'s time. */
 char *sp_fig_format_s(double s, sp_fig_kind kind, char *buf, size_t n)
 {
-    char num[40];
+    char num[SP_NUMFMT_BUF + 4];
     const char *m = mark(kind);
     size_t lm = strlen(m);
     memcpy(num, m, lm);
-    if (!fixed6(s, num + lm)) {
-        snprintf(buf, n, "%s%.6f", m, s);
-        return buf;
-    }
-    size_t len = strlen(num);
+    size_t len = lm + sp_numfmt_fixed(s, 6, num + lm);
     if (n) { /* snprintf's contract: cut to n - 1 and terminated */
         len = len < n - 1 ? len : n - 1;
         memcpy(buf, num, len);

@@ -67,6 +67,14 @@ void sp__json_str(FILE *f, const char *s);
 /* Write a finite double (%.12g; integers exactly), or null when not finite. */
 void sp__json_num(FILE *f, double v);
 
+/* Write ",%.{prec}f" of v (0 <= prec <= 17), as printf would, without it
+ * (common/sp_numfmt.h: exports of 10^6 regions or calls print tens of
+ * millions of numbers). */
+void sp__csv_fixed(FILE *f, double v, int prec);
+
+/* Write v in decimal ("%" PRIu64, without printf). */
+void sp__put_u64(FILE *f, uint64_t v);
+
 /* Write s, a text cell, as one CSV field (RFC 4180: quoted when it holds , "
  * CR LF or leading/trailing spaces; quotes doubled). Control characters but
  * line breaks and tabs are written as visible escapes (\x1b); a cell that a

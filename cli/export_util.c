@@ -14,6 +14,7 @@
 #include "sp_analysis_internal.h"
 #include "sp_display.h"
 #include "sp_error.h"
+#include "sp_numfmt.h"
 #include "sp_display.h"
 #include "sp_outfile.h"
 
@@ -201,10 +202,31 @@ void sp__json_num(FILE *f, double v)
 {
     if (!isfinite(v))
         fputs("null", f);
-    else if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        fprintf(f, "%.0f", v);
-    else
-        fprintf(f, "%.12g", v);
+    else {
+        char buf[SP_NUMFMT_BUF];
+        size_t n = v == floor(v) && fabs(v) < 9007199254740992.0 ? sp_numfmt_fixed(v, 0, buf)
+                                                                  : sp_numfmt_general(v, 12, buf);
+        fwrite(buf, 1, n, f);
+    }
+}
+
+void sp__put_u64(FILE *f, uint64_t v)
+{
+    char buf[24];
+    size_t n = sizeof buf;
+    do {
+        buf[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    fwrite(buf + n, 1, sizeof buf - n, f);
+}
+
+void sp__csv_fixed(FILE *f, double v, int prec)
+{
+    char buf[SP_NUMFMT_BUF + 1];
+    buf[0] = ',';
+    size_t n = sp_numfmt_fixed(v, prec, buf + 1);
+    fwrite(buf, 1, n + 1, f);
 }
 
 /* Whether s is a plain number ("-5", "1.5e-3"): a spreadsheet reads it as

@@ -117,8 +117,10 @@ int sp__timeline_calls_get(const sp_run *run, const char *path, uint64_t max_cal
         out->shown += own->ranks[r].ncalls;
         rc = sp_rank_sort_calls(&own->ranks[r]);
     }
-    if (rc == 0)
-        rc = sp_run_analyze(own);
+    /* Not analyzed: the timeline makes its own pass over the calls (for its
+     * lanes), and the charts colour them with the map of the whole run
+     * (sp__chart_job.colors); a pass here for statistics nobody reads took
+     * a fifth of a report's time on 10^6 regions. */
     if (rc) {
         sp_run_free(own);
         return rc == SP_ENOMEM ? sp__error(SP_ENOMEM, "out of memory reading the timeline's calls")

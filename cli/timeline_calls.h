@@ -22,7 +22,8 @@
 
 typedef struct sp__timeline_calls {
     const sp_run *run;   /* what the timeline draws: the run itself, or `own` */
-    sp_run *own;         /* calls read from the file (freed by _free), or NULL */
+    sp_run *own;         /* calls read from the file, sorted, not analyzed (freed
+                            by _free), or NULL */
     bool partial;        /* only a window of the run */
     double shown_s, span_s; /* the window's length and the run's, seconds */
     int64_t shown_ns;       /* the window's length, ns */

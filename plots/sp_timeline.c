@@ -105,8 +105,9 @@ sp_timeline *sp_timeline_new(const sp_run *run)
     if (!tl)
         return sp__error_null(SP_ENOMEM, "out of memory preparing the timeline");
     tl->run = run;
-    /* The run's own colour map (never analyzes the run); NULL: hash colours. */
-    tl->colors = sp_color_map_for_run(run);
+    /* The run's own colour map is built at the first draw without one
+     * (sp_timeline_draw.c): callers that pass theirs (the viewer, report,
+     * plot) never pay for it (a sort of 10^6 names). */
     int rc = 0;
     if (run->agg && (run->agg->flags & SP_AGG_LANES)) {
         tl->agg = run->agg;

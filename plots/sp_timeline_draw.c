@@ -720,7 +720,10 @@ int sp_timeline_draw_ex(cairo_t *cr, double w, double h, const sp_timeline *tl,
     d.slots = mtl->slots;
     for (int k = 0; k < NSLOTS; k++)
         d.slots[k].n = 0;
-    /* The caller's colour map, else the run's own (legend and boxes agree). */
+    /* The caller's colour map, else the run's own (legend and boxes agree),
+     * built once (never analyzes the run); NULL: hash colours. */
+    if (!c.style.colors && !mtl->colors)
+        mtl->colors = sp_color_map_for_run(tl->run);
     if (!c.style.colors)
         c.style.colors = tl->colors;
     if (!prepare_colors(mtl, c.style.colors)) {

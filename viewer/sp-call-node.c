@@ -2,6 +2,8 @@
 /* sp-call-node.c - call tree nodes as GObjects. */
 #include "sp-call-node.h"
 
+#include "sp-viewer-format.h"
+
 struct _SpCallNode {
     GObject parent_instance;
     SpRunDocument *doc;
@@ -98,6 +100,26 @@ GListModel *sp_call_node_children(SpRunDocument *doc, int node)
     GListStore *store = g_list_store_new(SP_TYPE_CALL_NODE);
     g_list_store_splice(store, 0, 0, items->pdata, items->len);
     return G_LIST_MODEL(store);
+}
+
+char *sp_call_node_cap_note(SpRunDocument *doc)
+{
+    const sp_tree *tree = doc ? &sp_run_document_get_run(doc)->tree : NULL;
+    size_t cut = 0, most = 0;
+    for (size_t k = 0; tree && k < tree->nnodes; k++) {
+        size_t n = 0;
+        for (int c = tree->nodes[k].first_child; c >= 0; c = tree->nodes[c].next_sibling)
+            n++;
+        cut += n > SP_CALL_NODE_CHILDREN_MAX;
+        most = MAX(most, n);
+    }
+    if (!cut)
+        return NULL;
+    g_autofree char *max_s = sp_format_count(SP_CALL_NODE_CHILDREN_MAX);
+    g_autofree char *most_s = sp_format_count(most);
+    return g_strdup_printf("%zu node%s with more than %s children list%s the %s with the most "
+                           "inclusive time (the largest has %s)",
+                           cut, cut == 1 ? "" : "s", max_s, cut == 1 ? "s" : "", max_s, most_s);
 }
 
 SpRunDocument *sp_call_node_get_document(SpCallNode *self) { return self->doc; }

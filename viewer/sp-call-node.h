@@ -30,6 +30,13 @@ double sp_call_node_get_fraction(SpCallNode *self);
  * with the most inclusive time (ties: the lower node); NULL when it has none. */
 GListModel *sp_call_node_children(SpRunDocument *doc, int node);
 
+/* What the Call Tree page says when nodes of doc's tree have more than
+ * SP_CALL_NODE_CHILDREN_MAX children ("1 node with more than 2 000
+ * children lists the 2 000 with the most inclusive time (the largest has
+ * 1 000 000)"), newly allocated; NULL when none has. One walk of the
+ * sibling lists: O(nodes). */
+char *sp_call_node_cap_note(SpRunDocument *doc);
+
 G_END_DECLS
 
 #endif

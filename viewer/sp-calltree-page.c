@@ -29,6 +29,7 @@ struct _SpCalltreePage {
     SpFlameChart *flame;
     GtkToggleButton *icicle_button, *flame_button;
     GtkLabel *zoom_label;
+    GtkLabel *cap_label; /* says which nodes list only some children */
     GtkWidget *reset_zoom_button;
 };
 
@@ -261,6 +262,14 @@ static void on_selected_region(SpSession *session, GParamSpec *pspec, SpCalltree
     }
 }
 
+/* Says when nodes list only some of their children (sp-call-node.h). */
+static void update_cap_label(SpCalltreePage *self)
+{
+    g_autofree char *text = sp_call_node_cap_note(self->doc);
+    gtk_label_set_text(self->cap_label, text ? text : "");
+    gtk_widget_set_visible(GTK_WIDGET(self->cap_label), text != NULL);
+}
+
 static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
 {
     g_set_object(&self->doc, sp_session_get_base(session));
@@ -286,6 +295,7 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
         size_t nodes = sp_run_document_get_run(self->doc)->tree.nnodes;
         expand_to_depth(self, nodes <= EXPAND_ALL_NODES ? G_MAXUINT : INITIAL_EXPAND_DEPTH, TRUE);
     }
+    update_cap_label(self);
     on_root_changed(self->flame, self);
     on_selected_region(session, NULL, self);
 }
@@ -345,6 +355,7 @@ static void sp_calltree_page_class_init(SpCalltreePageClass *klass)
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, icicle_button);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, flame_button);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, zoom_label);
+    gtk_widget_class_bind_template_child(wc, SpCalltreePage, cap_label);
     gtk_widget_class_bind_template_child(wc, SpCalltreePage, reset_zoom_button);
 #define COL(id, field) SP_BIND_COLUMN(wc, SpCalltreePage, id, field)
     COL("col_name", FIELD_NAME);

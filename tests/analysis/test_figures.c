@@ -273,8 +273,8 @@ static void test_colors_shared_by_runs(void)
     sp_run_free(rb);
 }
 
-/* Seconds are printed without printf where that is safe (sp_figures.c
- * fixed6): every figure must read exactly as "%.6f" would print it. */
+/* Seconds are printed without printf (common/sp_numfmt.c, exact integer
+ * arithmetic): every figure must read exactly as "%.6f" would print it. */
 static void test_format_s_as_printf(void)
 {
     static const sp_fig_kind kinds[] = {SP_FIG_EXACT, SP_FIG_ESTIMATE, SP_FIG_LOWER_BOUND};

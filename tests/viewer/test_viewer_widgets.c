@@ -23,6 +23,7 @@
 #include "sp-timeline-chart.h"
 #include "sp-timeline-page.h"
 #include "sp-viewer-application.h"
+#include "sp-viewer-format.h"
 #include "sp-viewer-settings.h"
 #include "sp-viewer-window.h"
 #include "sp_h5.h"
@@ -1100,6 +1101,21 @@ static void test_rows_capped(void)
         least = MIN(least, sp_call_node_get_node(kid)->incl_s);
     }
     ASSERT(least >= (N - SP_CALL_NODE_CHILDREN_MAX + 1) * 1e-6 * 0.999);
+    /* ... and the Call Tree page says so (sp_format_count: thin spaces). */
+    g_autofree char *note = sp_call_node_cap_note(doc);
+    g_autofree char *max_s = sp_format_count(SP_CALL_NODE_CHILDREN_MAX);
+    g_autofree char *n_s = sp_format_count(N);
+    g_autofree char *want = g_strdup_printf("1 node with more than %s children lists the %s with "
+                                            "the most inclusive time (the largest has %s)",
+                                            max_s, max_s, n_s);
+    ASSERT_STREQ(note, want);
+    /* no node over the cap: nothing said */
+    tb_call few[2] = {{0, 0, "main", 0, 100}, {0, 0, "a", 10, 20}};
+    sp_run *small = tb_build(few, 2, 1, 1);
+    ASSERT(small && sp_run_analyze(small) == 0);
+    g_autoptr(SpRunDocument) small_doc = sp_run_document_new_for_run(small, "small.h5", &error);
+    ASSERT(small_doc);
+    ASSERT(sp_call_node_cap_note(small_doc) == NULL);
     free(calls);
     free(names);
 }
