@@ -174,6 +174,32 @@ int32_t sp_run_region_id(const sp_run *run, const char *name)
     return -1;
 }
 
+/* Grow the names array to room for at least `want` names (at least
+ * doubling, so that reserving rank after rank stays linear). */
+static int names_room(sp_run *run, struct sp_run_names *rn, size_t want)
+{
+    if (want <= rn->names_cap)
+        return 0;
+    size_t cap = 2 * rn->names_cap > want ? 2 * rn->names_cap : want;
+    char **names = realloc(run->region_names, cap * sizeof *names);
+    if (!names)
+        return SP_ENOMEM;
+    run->region_names = rn->names = names;
+    rn->names_cap = cap;
+    return 0;
+}
+
+int sp_run_reserve_regions(sp_run *run, size_t more)
+{
+    struct sp_run_names *rn = fresh_index(run);
+    if (more > INT32_MAX - run->nregions)
+        more = INT32_MAX - run->nregions; /* interning fails at the cap anyway */
+    if (!rn || names_room(run, rn, run->nregions + more) ||
+        sp_region_index_reserve(rn->ix, run->nregions + more))
+        return sp__error(SP_ENOMEM, "out of memory for %zu more regions", more);
+    return 0;
+}
+
 int32_t sp_run_intern_region(sp_run *run, const char *name)
 {
     struct sp_run_names *rn = fresh_index(run);
@@ -184,14 +210,9 @@ int32_t sp_run_intern_region(sp_run *run, const char *name)
         return id;
     if (run->nregions >= INT32_MAX)
         return sp__error(SP_ENOMEM, "too many regions adding '%s'", name), -1;
-    if (run->nregions == rn->names_cap) {
-        size_t cap = rn->names_cap ? 2 * rn->names_cap : 16;
-        char **names = realloc(run->region_names, cap * sizeof *names);
-        if (!names)
-            return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
-        run->region_names = rn->names = names;
-        rn->names_cap = cap;
-    }
+    if (run->nregions == rn->names_cap &&
+        names_room(run, rn, rn->names_cap < 16 ? 16 : rn->names_cap + 1))
+        return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;
     char *copy = dup_str(name);
     if (!copy)
         return sp__error(SP_ENOMEM, "out of memory adding region '%s'", name), -1;

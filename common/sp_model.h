@@ -206,6 +206,11 @@ sp_run *sp_run_new(void);
  * ENOMEM (the error is set). */
 int32_t sp_run_intern_region(sp_run *run, const char *name);
 
+/* Room for `more` regions beyond run->nregions, in region_names and the
+ * index, so that interning a table of known size grows nothing. 0 or
+ * SP_ENOMEM (the error is set). */
+int sp_run_reserve_regions(sp_run *run, size_t more);
+
 /* Region id of name, or -1. Builds or extends the run's index when the
  * names changed since (so the first call after a read costs O(regions));
  * out of memory for the index, it scans. */

@@ -35,6 +35,10 @@ void sp_region_index_free(sp_region_index *ix);
 /* Id of name among the indexed names, or -1. names: the array indexed. */
 int32_t sp_region_index_find(const sp_region_index *ix, char *const *names, const char *name);
 
+/* Room for n names in all without growing (interning a table of known
+ * size rehashes nothing). 0 or SP_ENOMEM (the error is set). */
+int sp_region_index_reserve(sp_region_index *ix, size_t n);
+
 /* Index id under names[id] (any id not indexed yet). Returns -1 when
  * added, the id of an equal name already indexed (then nothing is added),
  * or SP_ENOMEM (the error is set). */

@@ -125,6 +125,8 @@ static int read_regions(rank_read *rr)
         goto done;
     }
     rr->nlocal = n;
+    if ((rc = sp_run_reserve_regions(rr->st->run, n)))
+        goto done;
     for (size_t i = 0; i < n; i++) {
         /* Two rows with one name (crafted files): one region. */
         if ((rr->map[i] = sp_run_intern_region(rr->st->run, names[i])) < 0) {
