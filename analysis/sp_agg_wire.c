@@ -14,10 +14,12 @@
 #include "sp_error.h"
 #include "sp_lod.h"
 #include "sp_run_read.h"
+#include "sp_varint.h"
 
 #define WIRE_MAGIC 0x47415053u /* "SPAG" */
-#define WIRE_VERSION 4u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
-                             exact, as 128-bit integers; 4: segments sparse */
+#define WIRE_VERSION 5u /* 2: per-region segments (SP_AGG_SEGMENTS); 3: sums of squares
+                             exact, as 128-bit integers; 4: segments sparse; 5: integers
+                             as LEB128 (sp_varint.h), doubles still 8 bytes */
 
 /* ---- writing ---- */
 
@@ -43,20 +45,25 @@ static void need(wbuf *b, size_t k)
     b->cap = c;
 }
 
+/* An integer (signed ones as their two's complement: -1 takes 10 bytes,
+ * and only ids of roots are negative). */
 static void put64(wbuf *b, uint64_t v)
 {
+    need(b, SP_VARINT_MAX);
+    if (!b->failed)
+        b->n += sp_varint_put(b->p + b->n, v);
+}
+
+/* A double: its 8 bytes, little-endian. */
+static void putd(wbuf *b, double d)
+{
+    uint64_t v;
+    memcpy(&v, &d, sizeof v);
     need(b, 8);
     if (b->failed)
         return;
     for (int i = 0; i < 8; i++)
         b->p[b->n++] = (uint8_t)(v >> (8 * i));
-}
-
-static void putd(wbuf *b, double d)
-{
-    uint64_t v;
-    memcpy(&v, &d, sizeof v);
-    put64(b, v);
 }
 
 static void put_hist(wbuf *b, const sp_hist *h)
@@ -250,6 +257,14 @@ typedef struct rbuf {
 
 static uint64_t get64(rbuf *b)
 {
+    uint64_t v = 0;
+    if (!b->bad && !sp_varint_next(b->p, b->n, &b->at, &v))
+        b->bad = 1;
+    return v;
+}
+
+static double getd(rbuf *b)
+{
     if (b->bad || b->n - b->at < 8) {
         b->bad = 1;
         return 0;
@@ -258,18 +273,13 @@ static uint64_t get64(rbuf *b)
     for (int i = 0; i < 8; i++)
         v |= (uint64_t)b->p[b->at + i] << (8 * i);
     b->at += 8;
-    return v;
-}
-
-static double getd(rbuf *b)
-{
-    uint64_t v = get64(b);
     double d;
     memcpy(&d, &v, sizeof d);
     return d;
 }
 
-/* A count of items of at least `min_bytes` each that the rest can hold. */
+/* A count of items of at least `min_bytes` each that the rest can hold
+ * (an integer takes at least a byte, a histogram 4, a double 8). */
 static size_t get_count(rbuf *b, size_t min_bytes)
 {
     uint64_t n = get64(b);
@@ -302,7 +312,7 @@ static void get_hist(rbuf *b, sp_hist *h)
 
 static sp_agg_cell *get_cells(rbuf *b, size_t *n, int64_t nkeys, int64_t nthreads)
 {
-    *n = get_count(b, 40);
+    *n = get_count(b, 5);
     sp_agg_cell *c = calloc(*n ? *n : 1, sizeof *c);
     if (!c) {
         b->bad = 2;
@@ -385,7 +395,7 @@ static sp_lod *get_lod(rbuf *b, int64_t nregions)
 
 static void get_lanes(rbuf *b, sp_agg_rank *o, int64_t nthreads, int64_t nregions)
 {
-    o->nlanes = get_count(b, 56);
+    o->nlanes = get_count(b, 8);
     o->lanes = calloc(o->nlanes ? o->nlanes : 1, sizeof *o->lanes);
     if (!o->lanes) {
         b->bad = 2;
@@ -402,7 +412,7 @@ static void get_lanes(rbuf *b, sp_agg_rank *o, int64_t nthreads, int64_t nregion
         l->first_ns = (int64_t)get64(b);
         l->last_ns = (int64_t)get64(b);
         l->max_depth = (uint32_t)get64(b);
-        l->nspans = get_count(b, 48);
+        l->nspans = get_count(b, 6);
         if (b->bad)
             break;
         if (!(l->spans = calloc(l->nspans ? l->nspans : 1, sizeof *l->spans))) {
@@ -458,7 +468,7 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
     o->first_ns = (int64_t)get64(b);
     o->last_ns = (int64_t)get64(b);
     o->max_depth = (uint32_t)get64(b);
-    o->nregions = get_count(b, 80 + 64);
+    o->nregions = get_count(b, 11 + 2 * 4);
     o->regions = calloc(o->nregions ? o->nregions : 1, sizeof *o->regions);
     if (!o->regions) {
         b->bad = 2;
@@ -497,7 +507,7 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
     o->region_cells = get_cells(b, &o->nregion_cells, nregions, nthreads);
     if (b->bad)
         return;
-    o->nnodes = get_count(b, 16);
+    o->nnodes = get_count(b, 2);
     o->nodes = calloc(o->nnodes ? o->nnodes : 1, sizeof *o->nodes);
     if (!o->nodes) {
         b->bad = 2;
@@ -515,7 +525,7 @@ static void get_rank(rbuf *b, sp_agg_rank *o, const sp_rank_data *rk, int64_t nr
     o->node_cells = get_cells(b, &o->nnode_cells, (int64_t)o->nnodes, nthreads);
     if (b->bad)
         return;
-    o->nnode_hists = get_count(b, 8 + 64);
+    o->nnode_hists = get_count(b, 1 + 2 * 4);
     o->node_hists = calloc(o->nnode_hists ? o->nnode_hists : 1, sizeof *o->node_hists);
     if (!o->node_hists) {
         b->bad = 2;
@@ -557,7 +567,7 @@ static void get_series(rbuf *b, sp_agg *a)
         }
         if (!get64(b))
             continue;
-        if (b->n - b->at < s->nbins * 32) { /* room for the bins */
+        if (b->n - b->at < s->nbins * 4) { /* room for the bins: 4 integers each */
             b->bad = 1;
             return;
         }

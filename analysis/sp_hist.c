@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "sp_error.h"
+#include "sp_varint.h"
 
 #define SUB_BITS 6
 #define SUB 64u        /* buckets per power of two */
@@ -299,21 +300,8 @@ uint64_t sp_hist_count_le(const sp_hist *h, int64_t v)
     return c;
 }
 
-/* ---- wire form: count, min, max, npairs, then (index u16, count u64) ---- */
-
-static void put_u64(uint8_t *o, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        o[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < 8; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
+/* ---- wire form: count, min, max, npairs, then (index, count) per pair,
+ * each an unsigned LEB128 integer (sp_varint.h) ---- */
 
 static size_t nonempty(const sp_hist *h)
 {
@@ -327,25 +315,22 @@ static size_t nonempty(const sp_hist *h)
 
 size_t sp_hist_encoded_size(const sp_hist *h)
 {
-    return 32 + nonempty(h) * 10;
+    return (4 + 2 * nonempty(h)) * SP_VARINT_MAX;
 }
 
 size_t sp_hist_encode(const sp_hist *h, uint8_t *out)
 {
-    size_t n = nonempty(h);
-    put_u64(out, h->count);
-    put_u64(out + 8, (uint64_t)h->min);
-    put_u64(out + 16, (uint64_t)h->max);
-    put_u64(out + 24, n);
-    uint8_t *o = out + 32;
+    uint8_t *o = out;
+    o += sp_varint_put(o, h->count);
+    o += sp_varint_put(o, (uint64_t)h->min);
+    o += sp_varint_put(o, (uint64_t)h->max);
+    o += sp_varint_put(o, nonempty(h));
     size_t it = 0;
     uint32_t idx;
     uint64_t c;
     while (sp_hist_next(h, &it, &idx, &c)) {
-        o[0] = (uint8_t)idx;
-        o[1] = (uint8_t)(idx >> 8);
-        put_u64(o + 2, c);
-        o += 10;
+        o += sp_varint_put(o, idx);
+        o += sp_varint_put(o, c);
     }
     return (size_t)(o - out);
 }
@@ -353,26 +338,27 @@ size_t sp_hist_encode(const sp_hist *h, uint8_t *out)
 int sp_hist_decode(sp_hist *h, const uint8_t *buf, size_t len, size_t *pos)
 {
     sp_hist_init(h);
-    if (*pos > len || len - *pos < 32)
+    size_t at = *pos;
+    uint64_t count, umin, umax, n;
+    if (!sp_varint_next(buf, len, &at, &count) || !sp_varint_next(buf, len, &at, &umin) ||
+        !sp_varint_next(buf, len, &at, &umax) || !sp_varint_next(buf, len, &at, &n))
         return SP_EFORMAT;
-    const uint8_t *p = buf + *pos;
-    uint64_t count = get_u64(p), n = get_u64(p + 24);
-    int64_t min = (int64_t)get_u64(p + 8), max = (int64_t)get_u64(p + 16);
-    if (n > SP_HIST_NBUCKETS || (len - *pos - 32) / 10 < n || min < 0 || max < min)
+    int64_t min = (int64_t)umin, max = (int64_t)umax;
+    /* each pair takes at least two bytes */
+    if (n > SP_HIST_NBUCKETS || (len - at) / 2 < n || min < 0 || max < min)
         return SP_EFORMAT;
-    p += 32;
     uint64_t sum = 0;
     int64_t prev = -1;
-    for (uint64_t i = 0; i < n; i++, p += 10) {
-        uint32_t idx = (uint32_t)p[0] | (uint32_t)p[1] << 8;
-        uint64_t c = get_u64(p + 2);
-        if (idx >= SP_HIST_NBUCKETS || (int64_t)idx <= prev || c == 0 || c > count - sum) {
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t idx, c;
+        if (!sp_varint_next(buf, len, &at, &idx) || !sp_varint_next(buf, len, &at, &c) ||
+            idx >= SP_HIST_NBUCKETS || (int64_t)idx <= prev || c == 0 || c > count - sum) {
             sp_hist_free(h);
             return SP_EFORMAT;
         }
-        prev = idx;
+        prev = (int64_t)idx;
         sum += c;
-        if (add_index(h, idx, c) != 0) {
+        if (add_index(h, (uint32_t)idx, c) != 0) {
             sp_hist_free(h);
             return SP_ENOMEM;
         }
@@ -384,6 +370,6 @@ int sp_hist_decode(sp_hist *h, const uint8_t *buf, size_t len, size_t *pos)
     h->count = count;
     h->min = count ? min : 0;
     h->max = count ? max : 0;
-    *pos += 32 + (size_t)n * 10;
+    *pos = at;
     return 0;
 }

@@ -119,8 +119,8 @@ bool sp_hist_next(const sp_hist *h, size_t *it, uint32_t *index, uint64_t *count
 /* The midpoint of bucket `index`, clamped to h's [min, max]. */
 int64_t sp_hist_bucket_value(const sp_hist *h, uint32_t index);
 
-/* Serialise: the number of bytes sp_hist_encode writes, then the bytes
- * (little-endian, self-delimiting). sp_hist_decode reads one histogram at
+/* Serialise: at most how many bytes sp_hist_encode writes, then the bytes
+ * (LEB128 integers, self-delimiting; sp_hist_encode returns how many). sp_hist_decode reads one histogram at
  * *pos of buf (len bytes) into *h (initialised by the call), advancing
  * *pos; 0, SP_EFORMAT on damaged input (h left empty), SP_ENOMEM. */
 size_t sp_hist_encoded_size(const sp_hist *h);

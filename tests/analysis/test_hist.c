@@ -152,9 +152,10 @@ static void test_wire_round_trip_and_damage(void)
     sp_hist_init(&h);
     for (int i = 0; i < 3000; i++)
         ASSERT_EQ_I(sp_hist_add(&h, log_uniform()), 0);
-    size_t n = sp_hist_encoded_size(&h);
-    uint8_t *buf = malloc(n);
-    ASSERT_EQ_U(sp_hist_encode(&h, buf), n);
+    size_t room = sp_hist_encoded_size(&h);
+    uint8_t *buf = malloc(room);
+    size_t n = sp_hist_encode(&h, buf);
+    ASSERT(n > 0 && n <= room);
     size_t pos = 0;
     ASSERT_EQ_I(sp_hist_decode(&back, buf, n, &pos), 0);
     ASSERT_EQ_U(pos, n);
