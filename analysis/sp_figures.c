@@ -215,12 +215,19 @@ static int cmp_cell_thread(const void *a, const void *b)
 static int fold_cells(acc *a, const sp_agg_cell *cells, size_t n, const int32_t *key_map,
                       uint32_t *thr_stamp, uint32_t rk_stamp)
 {
-    sp_agg_cell *c = malloc((n ? n : 1) * sizeof *c);
-    if (!c)
-        return SP_ENOMEM;
-    if (n) { /* a run with no cells may have no array (memcpy from NULL is undefined) */
-        memcpy(c, cells, n * sizeof *c);
-        qsort(c, n, sizeof *c, cmp_cell_thread);
+    /* The pass leaves cells by thread already: sorted, they are used as
+     * they are (a copy and a sort of 10^6 cells cost a fifth of this). */
+    size_t sorted = 1;
+    while (sorted < n && cells[sorted - 1].thread <= cells[sorted].thread)
+        sorted++;
+    sp_agg_cell *copy = NULL;
+    const sp_agg_cell *c = cells;
+    if (sorted < n) {
+        if (!(copy = malloc(n * sizeof *copy)))
+            return SP_ENOMEM;
+        memcpy(copy, cells, n * sizeof *copy);
+        qsort(copy, n, sizeof *copy, cmp_cell_thread);
+        c = copy;
     }
     for (size_t i = 0; i < n; i++) {
         if (i == 0 || c[i].thread != c[i - 1].thread) {
@@ -238,7 +245,7 @@ static int fold_cells(acc *a, const sp_agg_cell *cells, size_t n, const int32_t 
     }
     if (n)
         acc_end_thread(a, rk_stamp);
-    free(c);
+    free(copy);
     return 0;
 }
 
