@@ -434,6 +434,45 @@ static int last_time(void *ud, const sp_event_batch *b)
     return 0;
 }
 
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Blocks closer than this are read as one range: the blocks between them
+ * are other threads' earlier blocks, whose last times cannot exceed their
+ * own thread's last block's, so the maximum is the same. */
+#define LAST_BLOCK_GAP 64
+
+/* The latest event time of the threads' last blocks (last[t]: block + 1,
+ * 0: none) into *t1. One read per range of nearby last blocks, not one per
+ * thread: a run of 2^18 threads would otherwise decompress a chunk 2^18
+ * times. A range that cannot be read is read again block by block, so a
+ * torn block loses only itself, as it did when each was read alone.
+ * Sorts last[] in place. */
+static void read_last_blocks(sp_event_source *src, size_t r, size_t *last, size_t nt,
+                             int64_t *t1)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < nt; t++)
+        if (last[t])
+            last[n++] = last[t] - 1;
+    qsort(last, n, sizeof *last, cmp_size);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && last[j] - last[j - 1] <= LAST_BLOCK_GAP)
+            j++;
+        if (sp_event_source_read(src, r, last[i], last[j - 1] + 1, last_time, t1)) {
+            sp__error_clear();
+            for (size_t k = i; k < j; k++)
+                if (sp_event_source_read(src, r, last[k], last[k] + 1, last_time, t1))
+                    sp__error_clear();
+        }
+        i = j;
+    }
+}
+
 /* The rank's span for SP_AGG_SEGMENTS before its calls are replayed: from
  * its first event (the blocks' first times) to its last, the last event of
  * each thread's last block (read ahead: one block per thread; a thread's
@@ -459,9 +498,7 @@ static int segs_prepare(rank_job *j)
         if (blk->thread >= 0 && (size_t)blk->thread < nt)
             last[blk->thread] = b + 1;
     }
-    for (size_t t = 0; t < nt; t++)
-        if (last[t] && sp_event_source_read(src, r, last[t] - 1, last[t], last_time, &t1))
-            sp__error_clear();
+    read_last_blocks(src, r, last, nt, &t1);
     free(last);
     rs->seg_t0 = t0;
     rs->seg_per_ns = t1 > t0 ? SP_AGG_NSEGS / ((double)t1 - (double)t0) : 0;
