@@ -5,7 +5,8 @@
  *
  * The main thread owns the timeline and the per-lane bookkeeping; the
  * worker owns nothing: it takes requests from a queue, reads a window from
- * the document's source, prepares it for drawing (sp_timeline_calls_new
+ * the document's source (opened there on the first window:
+ * sp_run_document_get_source), prepares it for drawing (sp_timeline_calls_new
  * reads only the timeline's immutable fields) and leaves the result in a
  * list that an idle callback hands to the timeline. The loader is
  * reference counted (the chart, the worker, a scheduled delivery), so a
