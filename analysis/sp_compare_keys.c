@@ -413,15 +413,15 @@ static void rank_direct(sp__cmp_run *r, size_t rank, bool own)
     const sp_agg_rank *ar = &r->agg->ranks[rank];
     for (size_t i = 0; i < ar->nregions; i++) {
         const sp_agg_region *g = &ar->regions[i];
-        int32_t k = g->region >= 0 && (size_t)g->region < r->run->nregions
-                        ? r->region_key[g->region] : -1;
+        int32_t k =
+            g->region >= 0 && (size_t)g->region < r->run->nregions ? r->region_key[g->region] : -1;
         if (k < 0 || !g->calls)
             continue;
         double seg[SP__CMP_SEGMENTS];
         for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
             seg[j] = 0.0 + g->segs.time_ns[own][j]; /* as added to a zero sum */
-        fold_key(&r->fig[k], own ? g->own_ns : g->all_ns, 0.0 + g->segs.wait_ns[own], seg,
-                 g->calls, g->nthreads);
+        fold_key(&r->fig[k], own ? g->own_ns : g->all_ns, 0.0 + g->segs.wait_ns[own], seg, g->calls,
+                 g->nthreads);
         r->hist[(size_t)k * r->nranks + rank] = own ? &g->own_hist : &g->hist;
     }
 }
