@@ -64,17 +64,49 @@ int sp_palette_hash_slot(const char *name)
 /* ---- the map: names ranked by time, an open-addressing index by name ---- */
 
 typedef struct entry {
-    char *name;
-    double key;    /* largest per-rank mean total over the runs */
-    uint32_t hash; /* fnv1a(name): probes compare it before the name */
+    char *name;     /* in the map's name blocks */
+    double key;     /* largest per-rank mean total over the runs */
+    uint32_t hash;  /* fnv1a(name): probes compare it before the name */
+    int32_t region; /* id in the first run that has it */
 } entry;
+
+/* Names are copied into blocks, one after another: 10^6 regions were as
+ * many mallocs and frees. */
+typedef struct name_block {
+    struct name_block *next;
+    size_t used, cap;
+    char text[];
+} name_block;
+
+#define NAME_BLOCK ((size_t)1 << 20)
 
 struct sp_color_map {
     size_t n;
     entry *by_rank; /* most time first */
     int32_t *index; /* hash slot -> position in by_rank, -1 empty */
     size_t cap;     /* power of two, > 2 n */
+    name_block *names;
 };
+
+/* A copy of name in m's blocks, or NULL (ENOMEM). */
+static char *name_copy(sp_color_map *m, const char *name)
+{
+    size_t len = strlen(name) + 1;
+    name_block *b = m->names;
+    if (!b || b->cap - b->used < len) {
+        size_t cap = len > NAME_BLOCK ? len : NAME_BLOCK;
+        name_block *nb = malloc(sizeof *nb + cap);
+        if (!nb)
+            return NULL;
+        nb->used = 0;
+        nb->cap = cap;
+        nb->next = b;
+        m->names = b = nb;
+    }
+    char *copy = memcpy(b->text + b->used, name, len);
+    b->used += len;
+    return copy;
+}
 
 static int find(const sp_color_map *m, const char *name, uint32_t h)
 {
@@ -115,8 +147,11 @@ void sp_color_map_free(sp_color_map *m)
 {
     if (!m)
         return;
-    for (size_t k = 0; k < m->n; k++)
-        free(m->by_rank[k].name);
+    while (m->names) {
+        name_block *next = m->names->next;
+        free(m->names);
+        m->names = next;
+    }
     free(m->by_rank);
     free(m->index);
     free(m);
@@ -191,12 +226,12 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries, bool
             m->by_rank = e;
             *cap_entries = cap;
         }
-        char *copy = strdup(name);
+        char *copy = name_copy(m, name);
         if (!copy) {
             rc = SP_ENOMEM;
             break;
         }
-        m->by_rank[m->n] = (entry){copy, key, h};
+        m->by_rank[m->n] = (entry){copy, key, h, (int32_t)g};
         if (unique) {
             m->n++;
             continue;
@@ -214,7 +249,12 @@ sp_color_map *sp_color_map_new(const sp_run *const *runs, size_t nruns)
 {
     sp_color_map *m = calloc(1, sizeof *m);
     size_t cap_entries = 0;
-    int rc = (!m || map_grow(m, 0)) ? SP_ENOMEM : 0;
+    /* Several runs look their names up as they are added: an index with
+     * room for all of them at once (no rehash while adding). */
+    size_t most = 0;
+    for (size_t i = 0; nruns > 1 && i < nruns; i++)
+        most += runs && runs[i] ? runs[i]->nregions : 0;
+    int rc = (!m || map_grow(m, most)) ? SP_ENOMEM : 0;
     for (size_t i = 0; !rc && i < nruns; i++)
         if (runs && runs[i])
             rc = add_run(m, runs[i], &cap_entries, nruns == 1);
@@ -267,6 +307,11 @@ size_t sp_color_map_count(const sp_color_map *m)
 const char *sp_color_map_name(const sp_color_map *m, size_t i)
 {
     return m && i < m->n ? m->by_rank[i].name : NULL;
+}
+
+int32_t sp_color_map_region_at(const sp_color_map *m, size_t i)
+{
+    return m && i < m->n ? m->by_rank[i].region : -1;
 }
 
 uint32_t sp_color_map_rgb_at(const sp_color_map *m, size_t i)

@@ -63,6 +63,11 @@ long sp_color_map_rank(const sp_color_map *m, const char *name);
 size_t sp_color_map_count(const sp_color_map *m);
 const char *sp_color_map_name(const sp_color_map *m, size_t i);
 
+/* The region id of the i-th name in the first of the map's runs that has
+ * it with calls (a map of one run: its id in that run), without looking
+ * the name up; -1 out of range. */
+int32_t sp_color_map_region_at(const sp_color_map *m, size_t i);
+
 /* Colour of the i-th name of the map (sp_color_map_rgb of
  * sp_color_map_name(m, i), without looking the name up); the neutral
  * colour out of range. */

@@ -35,8 +35,7 @@ void sp_compare_free(sp_compare *c)
 {
     if (!c)
         return;
-    for (size_t i = 0; i < c->n; i++)
-        free(c->entries[i].name);
+    sp__cmp_names_free(c->name_blocks_); /* the entries' names */
     free(c->entries);
     free(c);
 }
@@ -825,13 +824,9 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
             continue;
         }
         sp_cmp_entry *e = &c->entries[c->n];
-        e->name = strdup(key->name);
+        e->name = (char *)key->name; /* in the keys' blocks, which c takes */
         e->depth = key->depth;
         e->parent = key->parent >= 0 ? entry_of[key->parent] : -1;
-        if (!e->name) {
-            rc = sp__error(SP_ENOMEM, "out of memory comparing runs");
-            break;
-        }
         c->n++;
         rc = fill_entry(e, c, &w, (int32_t)k);
         entry_of[k] = (int32_t)(c->n - 1);
@@ -844,6 +839,8 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
                 decide(&c->entries[i], c);
         sides_sched(c, &w);
     }
+    if (c)
+        c->name_blocks_ = sp__cmp_keys_take_names(&w.keys);
     work_free(&w, nb, nc);
     if (!rc) {
         if (o->tree)

@@ -263,6 +263,8 @@ typedef struct sp_compare {
     sp_cmp_entry *entries;   /* regions: by |impact| descending, then name;
                                 tree: depth first, siblings so ordered */
     size_t n_filtered;       /* regions left out by the filter */
+    struct sp__cmp_names *name_blocks_; /* private: the blocks holding the
+                                entries' names (freed by sp_compare_free) */
 } sp_compare;
 
 /* The aggregates (SP_AGG_* flags, sp_agg.h) a run read aggregate-first

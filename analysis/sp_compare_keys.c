@@ -27,17 +27,63 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-static int grow_slots(sp__cmp_keys *k)
+/* A block of paths; a path longer than a block gets a block of its own. */
+struct sp__cmp_names {
+    sp__cmp_names *next;
+    size_t used, cap;
+    char text[];
+};
+
+#define NAMES_BLOCK ((size_t)1 << 20)
+
+/* A copy of path in the keys' blocks, or NULL (ENOMEM). */
+static char *names_copy(sp__cmp_keys *k, const char *path)
 {
-    size_t ns = k->nslots ? 2 * k->nslots : 256;
-    int32_t *slots = calloc(ns, sizeof *slots);
+    size_t len = strlen(path) + 1;
+    sp__cmp_names *b = k->names;
+    if (!b || b->cap - b->used < len) {
+        size_t cap = len > NAMES_BLOCK ? len : NAMES_BLOCK;
+        sp__cmp_names *nb = malloc(sizeof *nb + cap);
+        if (!nb)
+            return NULL;
+        nb->used = 0;
+        nb->cap = cap;
+        nb->next = b;
+        k->names = b = nb;
+    }
+    char *copy = memcpy(b->text + b->used, path, len);
+    b->used += len;
+    return copy;
+}
+
+void sp__cmp_names_free(sp__cmp_names *names)
+{
+    while (names) {
+        sp__cmp_names *next = names->next;
+        free(names);
+        names = next;
+    }
+}
+
+sp__cmp_names *sp__cmp_keys_take_names(sp__cmp_keys *k)
+{
+    sp__cmp_names *names = k->names;
+    k->names = NULL;
+    return names;
+}
+
+/* The table with ns slots (a power of two), the keys placed by their
+ * kept hashes. */
+static int rehash(sp__cmp_keys *k, size_t ns)
+{
+    sp__cmp_slot *slots = calloc(ns, sizeof *slots);
     if (!slots)
         return SP_ENOMEM;
     for (size_t i = 0; i < k->n; i++) {
-        size_t at = hash_str(k->keys[i].path) & (ns - 1);
-        while (slots[at])
+        size_t at = k->keys[i].hash & (ns - 1);
+        while (slots[at].key1)
             at = (at + 1) & (ns - 1);
-        slots[at] = (int32_t)i + 1;
+        slots[at] = (sp__cmp_slot){(int32_t)i + 1, (uint32_t)k->keys[i].hash};
     }
     free(k->slots);
     k->slots = slots;
@@ -45,38 +91,51 @@ static int grow_slots(sp__cmp_keys *k)
     return 0;
 }
 
+static int grow_keys(sp__cmp_keys *k, size_t cap)
+{
+    sp__cmp_key *keys = realloc(k->keys, cap * sizeof *keys);
+    if (!keys)
+        return SP_ENOMEM;
+    k->keys = keys;
+    k->cap = cap;
+    return 0;
+}
+
+int sp__cmp_keys_reserve(sp__cmp_keys *k, size_t more)
+{
+    size_t want = k->n + more, ns = k->nslots ? k->nslots : 256;
+    while (2 * want > ns)
+        ns *= 2;
+    if (ns != k->nslots && rehash(k, ns))
+        return SP_ENOMEM;
+    return want > k->cap ? grow_keys(k, want) : 0;
+}
+
 int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent)
 {
-    if (2 * (k->n + 1) > k->nslots && grow_slots(k))
+    if (2 * (k->n + 1) > k->nslots && rehash(k, k->nslots ? 2 * k->nslots : 256))
         return -1;
-    size_t at = hash_str(path) & (k->nslots - 1);
-    while (k->slots[at]) {
-        int32_t i = k->slots[at] - 1;
-        if (strcmp(k->keys[i].path, path) == 0)
+    uint64_t h = hash_str(path);
+    size_t at = h & (k->nslots - 1);
+    for (; k->slots[at].key1; at = (at + 1) & (k->nslots - 1)) {
+        int32_t i = k->slots[at].key1 - 1;
+        if (k->slots[at].hash == (uint32_t)h && strcmp(k->keys[i].path, path) == 0)
             return i;
-        at = (at + 1) & (k->nslots - 1);
     }
-    if (k->n == k->cap) {
-        size_t cap = k->cap ? 2 * k->cap : 64;
-        sp__cmp_key *keys = realloc(k->keys, cap * sizeof *keys);
-        if (!keys)
-            return -1;
-        k->keys = keys;
-        k->cap = cap;
-    }
-    char *copy = strdup(path);
+    if (k->n == k->cap && grow_keys(k, k->cap ? 2 * k->cap : 64))
+        return -1;
+    char *copy = names_copy(k, path);
     if (!copy)
         return -1;
     const char *last = strrchr(copy, SP__CMP_PATH_SEP);
-    k->keys[k->n] = (sp__cmp_key){copy, last ? last + 1 : copy, depth, parent};
-    k->slots[at] = (int32_t)k->n + 1;
+    k->keys[k->n] = (sp__cmp_key){copy, last ? last + 1 : copy, depth, parent, h};
+    k->slots[at] = (sp__cmp_slot){(int32_t)k->n + 1, (uint32_t)h};
     return (int32_t)k->n++;
 }
 
 void sp__cmp_keys_free(sp__cmp_keys *k)
 {
-    for (size_t i = 0; i < k->n; i++)
-        free(k->keys[i].path);
+    sp__cmp_names_free(k->names);
     free(k->keys);
     free(k->slots);
     memset(k, 0, sizeof *k);
@@ -122,7 +181,12 @@ static int region_keys(sp__cmp_run *r, const sp_run *run, sp__cmp_keys *keys)
                 (size_t)ar->regions[i].region < run->nregions)
                 used[ar->regions[i].region] = true;
     }
-    int rc = 0;
+    /* The first run's keys are its names: room for them at once (10^6
+     * names grew the table 13 times). */
+    size_t nused = 0;
+    for (size_t g = 0; g < run->nregions; g++)
+        nused += used[g];
+    int rc = keys->n ? 0 : sp__cmp_keys_reserve(keys, nused);
     for (size_t g = 0; g < run->nregions; g++) {
         r->region_key[g] = -1;
         if (used[g] && !rc && (r->region_key[g] = sp__cmp_keys_intern(keys, run->region_names[g],
@@ -130,7 +194,21 @@ static int region_keys(sp__cmp_run *r, const sp_run *run, sp__cmp_keys *keys)
             rc = SP_ENOMEM;
     }
     free(used);
-    return rc;
+    if (rc)
+        return rc;
+    /* Two regions of one name (a damaged or hand-made run) share a key:
+     * then a rank's regions add up per key before they are averaged. */
+    bool *seen = calloc(keys->n ? keys->n : 1, sizeof *seen);
+    if (!seen)
+        return SP_ENOMEM;
+    r->unique_keys = true;
+    for (size_t g = 0; g < run->nregions && r->unique_keys; g++) {
+        int32_t k = r->region_key[g];
+        if (k >= 0)
+            r->unique_keys = !seen[k] && (seen[k] = true);
+    }
+    free(seen);
+    return 0;
 }
 
 /* A path's key is its parent's path + SEP + name (local nodes come parents
@@ -283,30 +361,68 @@ static void rank_add(sp__cmp_run *r, size_t rank, bool own, rank_acc *a)
     }
 }
 
+/* A rank's sums of one key (ns, waits, segments: ns; calls; threads)
+ * averaged per thread into the run's figures of the key. */
+static void fold_key(sp__cmp_fig *f, int64_t ns, double wait_ns, const double *seg_ns,
+                     uint64_t calls, uint32_t threads)
+{
+    double per = (double)ns * NS_TO_S / (double)threads;
+    f->calls += calls;
+    f->calls_per_rank += (double)calls / (double)threads;
+    f->time_mean_s += per;
+    f->wait_s += wait_ns * NS_TO_S / (double)threads;
+    for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+        f->seg_s[j] += seg_ns[j] * NS_TO_S / (double)threads;
+    if (per > f->time_max_s)
+        f->time_max_s = per;
+    f->ranks++;
+}
+
 /* Average the rank's sums per thread into the run's figures; reset acc. */
 static void rank_fold(rank_acc *a, size_t nkeys, sp__cmp_fig *fig)
 {
     for (size_t k = 0; k < nkeys; k++) {
         if (!a->calls[k])
             continue;
-        sp__cmp_fig *f = &fig[k];
-        double per = (double)a->ns[k] * NS_TO_S / (double)a->threads[k];
-        f->calls += a->calls[k];
-        f->calls_per_rank += (double)a->calls[k] / (double)a->threads[k];
-        f->time_mean_s += per;
-        f->wait_s += a->wait_ns[k] * NS_TO_S / (double)a->threads[k];
-        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++) {
-            double *s = &a->seg_ns[k * SP__CMP_SEGMENTS + j];
-            f->seg_s[j] += *s * NS_TO_S / (double)a->threads[k];
-            *s = 0;
-        }
-        if (per > f->time_max_s)
-            f->time_max_s = per;
-        f->ranks++;
+        double *seg = &a->seg_ns[k * SP__CMP_SEGMENTS];
+        fold_key(&fig[k], a->ns[k], a->wait_ns[k], seg, a->calls[k], a->threads[k]);
+        memset(seg, 0, SP__CMP_SEGMENTS * sizeof *seg);
         a->ns[k] = 0;
         a->wait_ns[k] = 0;
         a->calls[k] = 0;
         a->threads[k] = 0;
+    }
+}
+
+/* A rank's regions each once (by region id, as the pass writes them). */
+static bool regions_ascending(const sp_agg_rank *ar)
+{
+    for (size_t i = 1; i < ar->nregions; i++)
+        if (ar->regions[i].region <= ar->regions[i - 1].region)
+            return false;
+    return true;
+}
+
+/* One rank's regions straight into the run's figures, when each key is
+ * one region's (unique_keys): every key's sums are that region's alone,
+ * so nothing is added up per key first (the sums of 10^6 keys, and a pass
+ * over all of them per rank, cost more than the figures). The same
+ * arithmetic as rank_add + rank_fold: a sum of one value is that value. */
+static void rank_direct(sp__cmp_run *r, size_t rank, bool own)
+{
+    const sp_agg_rank *ar = &r->agg->ranks[rank];
+    for (size_t i = 0; i < ar->nregions; i++) {
+        const sp_agg_region *g = &ar->regions[i];
+        int32_t k =
+            g->region >= 0 && (size_t)g->region < r->run->nregions ? r->region_key[g->region] : -1;
+        if (k < 0 || !g->calls)
+            continue;
+        double seg[SP__CMP_SEGMENTS];
+        for (size_t j = 0; j < SP__CMP_SEGMENTS; j++)
+            seg[j] = 0.0 + g->segs.time_ns[own][j]; /* as added to a zero sum */
+        fold_key(&r->fig[k], own ? g->own_ns : g->all_ns, 0.0 + g->segs.wait_ns[own], seg, g->calls,
+                 g->nthreads);
+        r->hist[(size_t)k * r->nranks + rank] = own ? &g->own_hist : &g->hist;
     }
 }
 
@@ -324,18 +440,26 @@ int sp__cmp_run_figures(sp__cmp_run *r, size_t nkeys, bool own)
 {
     const sp_run *run = r->run;
     rank_acc a = {0};
+    bool direct = !r->tree && r->unique_keys;
     r->fig = calloc(nkeys ? nkeys : 1, sizeof *r->fig);
     r->nkeys = nkeys;
     r->hist = calloc(nkeys * r->nranks + 1, sizeof *r->hist); /* NULL: no calls */
-    if (!r->fig || !r->hist || rank_acc_alloc(&a, nkeys)) {
+    if (direct)
+        for (size_t rr = 0; rr < r->nranks && rr < r->agg->nranks && direct; rr++)
+            direct = regions_ascending(&r->agg->ranks[rr]);
+    if (!r->fig || !r->hist || (!direct && rank_acc_alloc(&a, nkeys))) {
         rank_acc_free(&a);
         return sp__error(SP_ENOMEM, "out of memory comparing runs");
     }
     for (size_t rr = 0; rr < r->nranks && rr < r->agg->nranks; rr++) {
         if (!r->agg->ranks[rr].read)
             continue;
-        rank_add(r, rr, own, &a);
-        rank_fold(&a, nkeys, r->fig);
+        if (direct) {
+            rank_direct(r, rr, own);
+        } else {
+            rank_add(r, rr, own, &a);
+            rank_fold(&a, nkeys, r->fig);
+        }
         size_t busy = busy_threads(&r->agg->ranks[rr]);
         if (busy > r->threads_max)
             r->threads_max = busy;

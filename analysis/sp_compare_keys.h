@@ -26,18 +26,39 @@ typedef struct sp__cmp_key {
     const char *name; /* the last region of path (points into path) */
     int32_t depth;  /* tree: 1 = top level; regions: 0 */
     int32_t parent; /* tree: key of the path without its last region, or -1 */
+    uint64_t hash;  /* of path */
 } sp__cmp_key;
+
+/* A slot of the key table: the key's index + 1 (0 = empty) and the low
+ * bits of its path's hash, so that a probe compares paths only when the
+ * hashes match and growing the table reads no path. */
+typedef struct sp__cmp_slot {
+    int32_t key1;
+    uint32_t hash;
+} sp__cmp_slot;
+
+/* Blocks holding the keys' paths one after another (10^6 regions were as
+ * many mallocs, and as many frees, for both the keys and the entries). */
+typedef struct sp__cmp_names sp__cmp_names;
 
 /* Keys shared by every run of a comparison (open addressing on the path). */
 typedef struct sp__cmp_keys {
     size_t n, cap;
     sp__cmp_key *keys;
     size_t nslots;
-    int32_t *slots; /* key index + 1, 0 = empty */
+    sp__cmp_slot *slots;
+    sp__cmp_names *names; /* the paths (owned; see sp__cmp_keys_take_names) */
 } sp__cmp_keys;
 
 /* The key of path (added when new). -1 on ENOMEM. */
 int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, int32_t parent);
+/* Room for `more` keys beyond those held, so that interning them neither
+ * grows the table nor moves the keys. 0 or SP_ENOMEM (nothing changed). */
+int sp__cmp_keys_reserve(sp__cmp_keys *k, size_t more);
+/* The blocks holding every key's path, handed to the caller (free them
+ * with sp__cmp_names_free, after the keys: their paths point there). */
+sp__cmp_names *sp__cmp_keys_take_names(sp__cmp_keys *k);
+void sp__cmp_names_free(sp__cmp_names *names);
 void sp__cmp_keys_free(sp__cmp_keys *k);
 
 /* A run's time is cut into this many equal segments (per rank, from its
@@ -70,6 +91,7 @@ typedef struct sp__cmp_run {
     sp_event_source *own_src; /* its source */
     bool tree;
     int32_t *region_key;  /* regions: run region id -> key, -1 = none */
+    bool unique_keys;     /* regions: no two regions of the run share a key */
     int32_t **node_key;   /* tree: per rank, local node -> key */
     sp__cmp_fig *fig;   /* keys->n entries once sp__cmp_run_figures ran */
     double span_s;      /* wall time of the run */

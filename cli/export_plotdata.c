@@ -30,6 +30,8 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -326,7 +328,7 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
     bool first = true;
     for (size_t i = 0; i < sp_color_map_count(cm); i++) {
         const char *name = sp_color_map_name(cm, i);
-        int32_t g = sp_run_region_id(run, name);
+        int32_t g = sp_color_map_region_at(cm, i); /* the map is of this run alone */
         const sp_stats *st = &run->regions[g].all;
         sp_fig_kind k = sp_region_fig_kind(run, g);
         bool est = k == SP_FIG_ESTIMATE;
@@ -367,16 +369,66 @@ static int summary_body(const sp_run *run, FILE *f, const void *ctx)
     return 0;
 }
 
+/* summary.json, written on a second thread while this one writes the CSV
+ * files: on 10^6 regions it is half of what plot-data writes (300 MB of
+ * JSON) and a third of its time. Its body reads only the run in memory and
+ * the figures (never the file: the CSV bodies that stream calls keep HDF5
+ * on the calling thread). The file is kept (renamed into place) only when
+ * every CSV file was written too, as when it was written after them. */
+typedef struct summary_job {
+    const sp_run *run;
+    const plot_ctx *pc;
+    sp__out out;
+    int rc;
+    char why[1024]; /* sp_last_error() of the thread (errors are per thread) */
+} summary_job;
+
+static void *summary_thread(void *p)
+{
+    summary_job *j = p;
+    j->rc = summary_body(j->run, j->out.f, j->pc);
+    if (j->rc)
+        snprintf(j->why, sizeof j->why, "%s", sp_last_error());
+    return NULL;
+}
+
 int sp__export_plot_data(const sp__export *x, const char *dir, sp__wrote_fn wrote)
 {
     int rc = sp__mkdir_p(dir);
     plot_ctx pc = {x, NULL};
     if (!rc && !(pc.fg = sp_figures_new(x->run)))
         rc = SP_ENOMEM;
+    char *summary = rc ? NULL : sp__path_join(dir, "summary.json");
+    if (!rc && !summary)
+        rc = sp__error(SP_ENOMEM, "out of memory");
+    summary_job job = {.run = x->run, .pc = &pc};
+    /* Opened first, failing last: a summary that cannot be opened fails
+     * the export after the CSV files are written, as before. */
+    int orc = rc ? 0 : sp__out_open(&job.out, summary);
+    char owhy[1024] = "";
+    if (orc)
+        snprintf(owhy, sizeof owhy, "%s", sp_last_error());
+    bool opened = !rc && !orc;
+    pthread_t th;
+    /* No second thread (EAGAIN): written here, after the CSV files. */
+    bool threaded = opened && pthread_create(&th, NULL, summary_thread, &job) == 0;
     for (size_t i = 0; !rc && i < NFILES; i++)
         rc = sp__write_in_dir(dir, files[i].name, files[i].body, x->run, &pc, wrote);
-    if (!rc)
-        rc = sp__write_in_dir(dir, "summary.json", summary_body, x->run, &pc, wrote);
+    if (threaded)
+        pthread_join(th, NULL);
+    else if (opened && !rc)
+        summary_thread(&job);
+    if (!rc && orc)
+        rc = sp__error(orc, "%s", owhy);
+    if (opened) {
+        int crc = sp__out_close(&job.out, !rc && !job.rc);
+        if (!rc && job.rc)
+            rc = sp__error(job.rc, "%s", job.why);
+        rc = rc ? rc : crc;
+        if (!rc && wrote)
+            wrote(summary);
+    }
+    free(summary);
     sp_figures_free((sp_figures *)pc.fg);
     return rc;
 }

@@ -161,8 +161,10 @@ int sp__mpi_data_check(const char *file, const struct sp_mpi_data *d, const sp_r
 
 /* Everything sp_h5_read() guarantees, checked on a run that arrived from
  * another process (sp_h5_wire.c): columns, modes, model order, parents,
- * unique region names, then sp__run_check_read(). 0, SP_EFORMAT, SP_ENOMEM. */
-int sp__h5_check_decoded(const char *file, const sp_run *run);
+ * unique region names, then sp__run_check_read(). The names are checked by
+ * indexing them: the run keeps that index (sp_run_index_regions), as it
+ * must before it meets other threads. 0, SP_EFORMAT, SP_ENOMEM. */
+int sp__h5_check_decoded(const char *file, sp_run *run);
 
 /* ---- the read budget (sp_h5_read_budget.c) ----
  *

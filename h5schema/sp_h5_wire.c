@@ -663,9 +663,7 @@ int sp__h5_wire_read_ex(int fd, int cancel_fd, const char *file, double timeout_
         r->rc = r->rc ? r->rc : SP_EFORMAT;
     rc = r->rc;
     if (rc == 0) { /* the same checks as a run read from a file */
-        rc = sp__h5_check_decoded(file, run);
-        if (rc == 0) /* names by hash before the run meets other threads */
-            rc = sp_run_index_regions(run, NULL);
+        rc = sp__h5_check_decoded(file, run); /* indexes the names too */
         goto checked;
     }
 done:

@@ -2,6 +2,7 @@
 /* sp-call-node.c - call tree nodes as GObjects. */
 #include "sp-call-node.h"
 
+#include "sp-top-k.h"
 #include "sp-viewer-format.h"
 
 struct _SpCallNode {
@@ -89,7 +90,8 @@ GListModel *sp_call_node_children(SpRunDocument *doc, int node)
         guint *pos = g_new(guint, tree->nnodes);
         for (guint i = 0; i < kids->len; i++)
             pos[g_array_index(kids, int, i)] = i;
-        g_qsort_with_data(kids->data, (gint)kids->len, sizeof(int), cmp_incl, (gpointer)tree);
+        sp_top_k((gint *)kids->data, kids->len, SP_CALL_NODE_CHILDREN_MAX, cmp_incl,
+                 (gpointer)tree);
         g_array_set_size(kids, SP_CALL_NODE_CHILDREN_MAX);
         g_qsort_with_data(kids->data, (gint)kids->len, sizeof(int), cmp_sibling, pos);
         g_free(pos);

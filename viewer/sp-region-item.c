@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sp-top-k.h"
+
 struct _SpRegionItem {
     GObject parent_instance;
     SpRunDocument *doc;
@@ -102,7 +104,7 @@ GListModel *sp_region_item_list_new(SpRunDocument *doc, const char *needle, size
         *matching = m;
     if (m > max) { /* the max with the most time, then back in id order */
         by_total t = {run, sp_run_document_get_figures(doc)};
-        g_qsort_with_data(ids, (gint)m, sizeof *ids, cmp_total, &t);
+        sp_top_k(ids, m, max, cmp_total, &t); /* not a sort of 10^6 ids */
         m = max;
         qsort(ids, m, sizeof *ids, cmp_id);
     }

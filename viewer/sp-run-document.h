@@ -72,8 +72,9 @@ const char *sp_run_document_get_display_name(SpRunDocument *self);
 /* Wall time spent loading, seconds. */
 double sp_run_document_get_load_seconds(SpRunDocument *self);
 /* Of which: the pass (reading every event, in the helper process when
- * isolated), opening the file for windows (header, block tables, their
- * index), deriving the viewer's figures. */
+ * isolated), deriving the viewer's figures; and opening the file for
+ * windows (header, block tables, their index), which happens on first use
+ * (sp_run_document_get_source; 0 before) and is not part of the load. */
 void sp_run_document_get_load_breakdown(SpRunDocument *self, double *pass_s, double *open_s,
                                         double *prepare_s);
 guint64 sp_run_document_get_total_calls(SpRunDocument *self);
@@ -82,8 +83,14 @@ guint64 sp_run_document_get_total_calls(SpRunDocument *self);
 const sp_agg *sp_run_document_get_agg(SpRunDocument *self);
 
 /* The file open for windows of calls, or NULL (it could not be opened, or
- * it changed since the pass): the timeline then draws from the index only. */
+ * it changed since the pass): the timeline then draws from the index only.
+ * A document loaded from a file opens it on the first call (which then
+ * takes as long as reading the file's header; from any thread, once). */
 SpRunSource *sp_run_document_get_source(SpRunDocument *self);
+
+/* Whether windows of calls may be read: the source is open, or will be
+ * tried on first use (sp_run_document_get_source), without opening it. */
+gboolean sp_run_document_may_have_source(SpRunDocument *self);
 
 /* The run read anew aggregate-first with the SP_AGG_* extras flags (in
  * the helper process when isolated), no calls: for aggregates the viewer's

@@ -5,7 +5,8 @@
  *
  * The main thread owns the timeline and the per-lane bookkeeping; the
  * worker owns nothing: it takes requests from a queue, reads a window from
- * the document's source, prepares it for drawing (sp_timeline_calls_new
+ * the document's source (opened there on the first window:
+ * sp_run_document_get_source), prepares it for drawing (sp_timeline_calls_new
  * reads only the timeline's immutable fields) and leaves the result in a
  * list that an idle callback hands to the timeline. The loader is
  * reference counted (the chart, the worker, a scheduled delivery), so a
@@ -43,7 +44,8 @@ typedef struct LaneState {
 struct SpTimelineLoader {
     gint refs;
     SpRunDocument *doc;
-    SpRunSource *source; /* NULL: no windows */
+    gboolean windows;    /* the document may have a source (opened on first use) */
+    gint no_source;      /* atomic: opening it failed, no windows after all */
     sp_timeline *tl;
     SpTimelineLoaderNotify notify;
     gpointer user_data;
@@ -88,7 +90,6 @@ static void loader_unref(SpTimelineLoader *self)
     g_queue_clear_full(&self->queue, g_free);
     g_ptr_array_unref(self->done);
     sp_timeline_free(self->tl);
-    sp_run_source_unref(self->source);
     g_clear_object(&self->doc);
     g_free(self->lanes);
     g_free(self->visible);
@@ -108,8 +109,7 @@ SpTimelineLoader *sp_timeline_loader_new(SpRunDocument *doc, SpTimelineLoaderNot
     SpTimelineLoader *self = g_new0(SpTimelineLoader, 1);
     self->refs = 1;
     self->doc = g_object_ref(doc);
-    SpRunSource *src = sp_run_document_get_source(doc);
-    self->source = src ? sp_run_source_ref(src) : NULL;
+    self->windows = sp_run_document_may_have_source(doc);
     self->tl = tl;
     self->notify = notify;
     self->user_data = user_data;
@@ -184,15 +184,21 @@ static Result *read_one(SpTimelineLoader *self, const Request *q)
     r->req = *q;
     gint64 origin = sp_timeline_origin_ns(self->tl);
     gint64 a = q->t0 + origin, b = q->t1 + origin;
+    /* Opened on the first window (here, off the main thread). */
+    SpRunSource *src = sp_run_document_get_source(self->doc);
+    if (!src) {
+        g_atomic_int_set(&self->no_source, 1); /* no more requests */
+        return r;
+    }
     /* From the block table first: a window too big for memory is never read. */
-    guint64 est = sp_run_source_estimate(self->source, (size_t)q->rank, q->thread, a, b);
+    guint64 est = sp_run_source_estimate(src, (size_t)q->rank, q->thread, a, b);
     if (est > SP_TIMELINE_WINDOW_MAX) {
         r->too_big = TRUE;
         return r;
     }
     sp_window *w = NULL;
     const sp_agg *agg = sp_timeline_agg(self->tl);
-    if (sp_run_source_load_window(self->source, agg, (size_t)q->rank, q->thread, a, b,
+    if (sp_run_source_load_window(src, agg, (size_t)q->rank, q->thread, a, b,
                                   SP_TIMELINE_WINDOW_MAX, &w) == 0)
         r->calls = sp_timeline_calls_new(self->tl, w); /* takes w */
     return r;
@@ -297,7 +303,7 @@ static gboolean range_for(const sp_timeline_lane_info *li, gint64 t0, gint64 t1,
 void sp_timeline_loader_update(SpTimelineLoader *self, const sp_timeline_view *view, double w,
                                double h, const sp_plot_style *st)
 {
-    if (!self->source || !self->nlanes)
+    if (!self->windows || g_atomic_int_get(&self->no_source) || !self->nlanes)
         return;
     self->frame++;
     sp_timeline_geometry g;
@@ -362,7 +368,7 @@ void sp_timeline_loader_update(SpTimelineLoader *self, const sp_timeline_view *v
 void sp_timeline_loader_request_point(SpTimelineLoader *self, size_t lane, gint64 t_ns,
                                       double ns_per_px)
 {
-    if (!self->source || lane >= self->nlanes)
+    if (!self->windows || g_atomic_int_get(&self->no_source) || lane >= self->nlanes)
         return;
     sp_timeline_lane_info li;
     sp_timeline_lane_info_get(self->tl, lane, &li);

@@ -140,6 +140,7 @@ static void print_header(Bench *b, SpTimelineChart *chart)
     const sp_run *run = sp_run_document_get_run(b->doc);
     const sp_timeline *tl = sp_timeline_chart_get_timeline(chart);
     double pass_s, open_s, prepare_s;
+    gboolean windows = sp_run_document_get_source(b->doc) != NULL; /* opens it */
     sp_run_document_get_load_breakdown(b->doc, &pass_s, &open_s, &prepare_s);
     g_autofree char *calls = sp_format_count(sp_run_document_get_total_calls(b->doc));
     size_t indexed = 0;
@@ -153,7 +154,7 @@ static void print_header(Bench *b, SpTimelineChart *chart)
             calls, run->nranks, run->nregions, sp_timeline_lane_count(tl), indexed);
     g_print("load:    %.3f s (pass %.3f s%s, open for windows %.3f s, figures %.3f s)\n",
             sp_run_document_get_load_seconds(b->doc), pass_s,
-            sp_run_document_get_source(b->doc) ? "" : ", no windows", open_s, prepare_s);
+            windows ? "" : ", no windows", open_s, prepare_s);
     g_print("memory:  peak RSS %.0f MB (viewer), %.0f MB (reading helper) after load\n",
             peak_mb(RUSAGE_SELF), peak_mb(RUSAGE_CHILDREN));
 }
