@@ -17,6 +17,7 @@ typedef enum { FIELD_NAME, FIELD_INCL, FIELD_OWN, FIELD_CALLS, FIELD_PERCENT, N_
 struct _SpCalltreePage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     SpRunDocument *doc;
     gboolean syncing;
 
@@ -37,6 +38,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpCalltreePage, sp_calltree_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpCalltreePage *self);
 
 /* ---- cells, sorting ---- */
 
@@ -272,6 +275,8 @@ static void update_cap_label(SpCalltreePage *self)
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpCalltreePage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     g_set_object(&self->doc, sp_session_get_base(session));
     sp_flame_chart_set_document(self->flame, self->doc);
     /* Titles say what the numbers are: per rank (or thread) under the rule. */
@@ -307,9 +312,18 @@ static void on_flame_toggled(GtkToggleButton *button, SpCalltreePage *self)
 
 /* ---- page interface ---- */
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpCalltreePage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        on_base(self->session, NULL, self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpCalltreePage *self = SP_CALLTREE_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
@@ -321,6 +335,7 @@ static SpChart *get_chart(SpPage *page) { return SP_CHART(SP_CALLTREE_PAGE(page)
 
 GtkSingleSelection *sp_calltree_page_get_selection(SpCalltreePage *self)
 {
+    refresh_if_owed(self);
     return self->selection;
 }
 

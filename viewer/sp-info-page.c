@@ -8,6 +8,7 @@
 struct _SpInfoPage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     GtkBox *content;
 };
 
@@ -15,6 +16,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpInfoPage, sp_info_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpInfoPage *self);
 
 /* A file may carry 100,000 metadata entries or ranks, or a value of 16 MB:
  * the page shows the first rows and the start of each value, and says how
@@ -213,6 +216,8 @@ static void add_run(SpInfoPage *self, SpRunDocument *doc, const char *role)
 
 static void rebuild(SpInfoPage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     GtkWidget *child;
     while ((child = gtk_widget_get_first_child(GTK_WIDGET(self->content))))
         gtk_box_remove(self->content, child);
@@ -224,9 +229,18 @@ static void rebuild(SpInfoPage *self)
         add_run(self, cand, "Candidate");
 }
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpInfoPage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        rebuild(self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpInfoPage *self = SP_INFO_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(rebuild), self, G_CONNECT_SWAPPED);
     g_signal_connect_object(session, "notify::candidate", G_CALLBACK(rebuild), self,

@@ -20,6 +20,7 @@ typedef enum {
 struct _SpLinesPage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     SpRunDocument *doc;
     SpSourceCache *sources;
     GArray *line_regions; /* int: regions with samples, most sampled first */
@@ -43,6 +44,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpLinesPage, sp_lines_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpLinesPage *self);
 
 /* ---- cells and sorting ---- */
 
@@ -365,6 +368,8 @@ static GArray *sampled_regions(const sp_run *run)
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpLinesPage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     g_set_object(&self->doc, sp_session_get_base(session));
     g_clear_pointer(&self->line_regions, g_array_unref);
     if (self->sources)
@@ -411,9 +416,18 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpLinesPage *self)
 
 /* ---- page interface ---- */
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpLinesPage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        on_base(self->session, NULL, self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpLinesPage *self = SP_LINES_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(update_region), self,
@@ -424,16 +438,26 @@ static void set_session(SpPage *page, SpSession *session)
 /* No get_chart: the page has no chart, so the window disables Export. */
 static void page_iface_init(SpPageInterface *iface) { iface->set_session = set_session; }
 
-GListModel *sp_lines_page_get_rows(SpLinesPage *self) { return G_LIST_MODEL(self->sorted); }
-int sp_lines_page_get_region(SpLinesPage *self) { return self->region; }
+GListModel *sp_lines_page_get_rows(SpLinesPage *self)
+{
+    refresh_if_owed(self);
+    return G_LIST_MODEL(self->sorted);
+}
+int sp_lines_page_get_region(SpLinesPage *self)
+{
+    refresh_if_owed(self);
+    return self->region;
+}
 
 void sp_lines_page_set_rank(SpLinesPage *self, int rank)
 {
+    refresh_if_owed(self);
     gtk_drop_down_set_selected(self->rank_dropdown, rank < 0 ? 0 : (guint)rank + 1);
 }
 
 gboolean sp_lines_page_has_table(SpLinesPage *self)
 {
+    refresh_if_owed(self);
     return g_strcmp0(gtk_stack_get_visible_child_name(self->stack), "table") == 0;
 }
 

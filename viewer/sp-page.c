@@ -45,3 +45,22 @@ void sp_page_unparent_children(GtkWidget *widget)
     while ((child = gtk_widget_get_first_child(widget)))
         gtk_widget_unparent(child);
 }
+
+gboolean sp_page_lazy_skip(GtkWidget *page, SpPageLazy *lazy)
+{
+    if (!lazy->filled && !gtk_widget_get_mapped(page)) {
+        lazy->owed = TRUE;
+        return TRUE;
+    }
+    lazy->owed = FALSE;
+    lazy->filled = TRUE;
+    return FALSE;
+}
+
+gboolean sp_page_lazy_owed(SpPageLazy *lazy)
+{
+    if (!lazy->owed)
+        return FALSE;
+    lazy->filled = TRUE; /* the refresh about to run must not skip */
+    return TRUE;
+}

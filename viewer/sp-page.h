@@ -40,6 +40,22 @@ void sp_page_track_chart(GtkWidget *chart, SpChart **slot);
  * gtk_widget_dispose_template(), which only clears the bound children. */
 void sp_page_unparent_children(GtkWidget *widget);
 
+/* Refreshing a page when it is first shown, not when runs arrive: loading
+ * two runs of 10^6 regions for the Compare page rebuilt every hidden page
+ * too (call tree roots, Regions top-k, ...), about 1 s of the main thread.
+ * Only a page that shows no run yet waits (so a hidden page never keeps an
+ * earlier run alive); once filled, it refreshes as runs arrive. A page
+ * calls sp_page_lazy_skip() first thing in its refresh (TRUE: return, the
+ * refresh is owed), and sp_page_lazy_owed() when it is mapped and in every
+ * public getter (TRUE: refresh now), so nothing outside sees a stale page. */
+typedef struct {
+    gboolean owed;   /* a refresh was skipped */
+    gboolean filled; /* refreshed once: never skip again */
+} SpPageLazy;
+
+gboolean sp_page_lazy_skip(GtkWidget *page, SpPageLazy *lazy);
+gboolean sp_page_lazy_owed(SpPageLazy *lazy);
+
 G_END_DECLS
 
 #endif

@@ -12,6 +12,7 @@
 struct _SpRanksPage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     SpRunDocument *doc;
     int region;
     sp_rank_metric metric;
@@ -26,6 +27,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpRanksPage, sp_ranks_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpRanksPage *self);
 
 static int draw_bars(cairo_t *cr, double w, double h, const sp_plot_style *st, gpointer data)
 {
@@ -76,6 +79,8 @@ static void update(SpRanksPage *self)
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpRanksPage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     g_set_object(&self->doc, sp_session_get_base(session));
     update(self);
 }
@@ -89,9 +94,18 @@ static void on_metric(GtkDropDown *dropdown, GParamSpec *pspec, SpRanksPage *sel
     update(self);
 }
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpRanksPage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        on_base(self->session, NULL, self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpRanksPage *self = SP_RANKS_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(update), self,
@@ -111,7 +125,11 @@ static void page_iface_init(SpPageInterface *iface)
     iface->get_chart = get_chart;
 }
 
-int sp_ranks_page_get_region(SpRanksPage *self) { return self->region; }
+int sp_ranks_page_get_region(SpRanksPage *self)
+{
+    refresh_if_owed(self);
+    return self->region;
+}
 
 static void sp_ranks_page_dispose(GObject *object)
 {

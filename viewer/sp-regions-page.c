@@ -20,6 +20,7 @@ typedef enum {
 struct _SpRegionsPage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     SpRunDocument *doc;
     char *needle; /* casefolded search text, NULL = all */
     size_t matching; /* regions the search matches (the rows are at most
@@ -45,6 +46,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpRegionsPage, sp_regions_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpRegionsPage *self);
 
 /* ---- cells and sorting ---- */
 
@@ -310,6 +313,8 @@ static void update_headers(SpRegionsPage *self)
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     g_set_object(&self->doc, sp_session_get_base(session));
     update_headers(self);
     fill_rows(self);
@@ -319,9 +324,18 @@ static void on_base(SpSession *session, GParamSpec *pspec, SpRegionsPage *self)
 
 /* ---- page interface ---- */
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpRegionsPage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        on_base(self->session, NULL, self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpRegionsPage *self = SP_REGIONS_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
@@ -349,11 +363,20 @@ static void page_iface_init(SpPageInterface *iface)
 
 GtkEditable *sp_regions_page_get_search_entry(SpRegionsPage *self)
 {
+    refresh_if_owed(self);
     return GTK_EDITABLE(self->search_entry);
 }
 
-GListModel *sp_regions_page_get_rows(SpRegionsPage *self) { return G_LIST_MODEL(self->sorted); }
-GtkSingleSelection *sp_regions_page_get_selection(SpRegionsPage *self) { return self->selection; }
+GListModel *sp_regions_page_get_rows(SpRegionsPage *self)
+{
+    refresh_if_owed(self);
+    return G_LIST_MODEL(self->sorted);
+}
+GtkSingleSelection *sp_regions_page_get_selection(SpRegionsPage *self)
+{
+    refresh_if_owed(self);
+    return self->selection;
+}
 
 /* ---- object ---- */
 

@@ -10,6 +10,7 @@
 struct _SpTimelinePage {
     GtkWidget parent_instance;
     SpSession *session;
+    SpPageLazy lazy; /* refreshed when first shown (sp-page.h) */
     SpTimelineChart *chart;
     GtkScrollbar *hscrollbar, *vscrollbar;
     GtkLabel *window_label, *status_label;
@@ -26,6 +27,8 @@ static void page_iface_init(SpPageInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE(SpTimelinePage, sp_timeline_page, GTK_TYPE_WIDGET,
                               G_IMPLEMENT_INTERFACE(SP_TYPE_PAGE, page_iface_init))
+
+static void refresh_if_owed(SpTimelinePage *self);
 
 static void update_window_label(SpTimelinePage *self)
 {
@@ -135,6 +138,7 @@ static void on_messages_toggled(GtkToggleButton *button, SpTimelinePage *self)
 
 void sp_timeline_page_set_show_messages(SpTimelinePage *self, gboolean show)
 {
+    refresh_if_owed(self);
     gtk_toggle_button_set_active(self->messages_button, show);
 }
 
@@ -160,15 +164,26 @@ static void on_selected_region(SpSession *session, GParamSpec *pspec, SpTimeline
 
 static void on_base(SpSession *session, GParamSpec *pspec, SpTimelinePage *self)
 {
+    if (sp_page_lazy_skip(GTK_WIDGET(self), &self->lazy))
+        return;
     g_clear_pointer(&self->selected_call_text, g_free);
     g_clear_pointer(&self->selected_call_region, g_free);
     sp_timeline_chart_set_document(self->chart, sp_session_get_base(session));
     on_selected_region(session, NULL, self);
 }
 
+/* The refresh a hidden page skipped (sp-page.h): on map, and before a
+ * getter answers. */
+static void refresh_if_owed(SpTimelinePage *self)
+{
+    if (sp_page_lazy_owed(&self->lazy))
+        on_base(self->session, NULL, self);
+}
+
 static void set_session(SpPage *page, SpSession *session)
 {
     SpTimelinePage *self = SP_TIMELINE_PAGE(page);
+    g_signal_connect(self, "map", G_CALLBACK(refresh_if_owed), NULL);
     g_set_object(&self->session, session);
     g_signal_connect_object(session, "notify::base", G_CALLBACK(on_base), self, 0);
     g_signal_connect_object(session, "notify::selected-region", G_CALLBACK(on_selected_region),
@@ -184,10 +199,15 @@ static void page_iface_init(SpPageInterface *iface)
     iface->get_chart = get_chart;
 }
 
-SpTimelineChart *sp_timeline_page_get_chart(SpTimelinePage *self) { return self->chart; }
+SpTimelineChart *sp_timeline_page_get_chart(SpTimelinePage *self)
+{
+    refresh_if_owed(self);
+    return self->chart;
+}
 
 void sp_timeline_page_zoom(SpTimelinePage *self, double factor)
 {
+    refresh_if_owed(self);
     if (factor <= 0)
         sp_timeline_chart_zoom_to_fit(self->chart);
     else

@@ -278,9 +278,11 @@ void sp_viewer_window_show_documents(SpViewerWindow *self, SpRunDocument *const 
     show_incomplete(self, docs, n);
     for (guint i = 0; recent && i < n; i++)
         add_recent(self, docs[i]);
-    set_state(self, SP_VIEWER_WINDOW_READY);
-    if (n > 1 && self->state == SP_VIEWER_WINDOW_READY)
+    /* Compare first, then show the content: pages refresh when first shown
+     * (sp-page.h), so the page shown before it would be rebuilt for nothing. */
+    if (n > 1)
         gtk_stack_set_visible_child_name(self->pages, "compare");
+    set_state(self, SP_VIEWER_WINDOW_READY);
 }
 
 void sp_viewer_window_set_document_list(SpViewerWindow *self, SpRunDocument *const *docs,

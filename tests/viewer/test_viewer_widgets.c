@@ -17,6 +17,7 @@
 #include "sp-chart.h"
 #include "sp-compare-page.h"
 #include "sp-diff-item.h"
+#include "sp-page.h"
 #include "sp-ranks-page.h"
 #include "sp-region-item.h"
 #include "sp-regions-page.h"
@@ -466,6 +467,59 @@ static void test_compare(void)
     ASSERT_EQ_I(g_list_model_get_n_items(rows), t.total);
     /* Two runs: no scaling study. */
     ASSERT(sp_compare_page_get_scaling(page) == NULL);
+    close_window(win);
+}
+
+/* Pages hidden while runs load refresh when first shown (sp-page.h): the
+ * helper's rules, then a window opened on two runs (the Compare page shown)
+ * whose other pages, shown after a selection made while they were hidden,
+ * show the base run and that selection. */
+static void test_hidden_pages_refresh_when_shown(void)
+{
+    GtkWidget *w = g_object_ref_sink(gtk_label_new("")); /* never mapped */
+    SpPageLazy lazy = {0};
+    ASSERT(sp_page_lazy_skip(w, &lazy)); /* hidden, shows nothing: wait */
+    ASSERT(lazy.owed);
+    ASSERT(sp_page_lazy_owed(&lazy)); /* shown: refresh now */
+    ASSERT(!sp_page_lazy_skip(w, &lazy)); /* the owed refresh runs */
+    ASSERT(!lazy.owed);
+    ASSERT(!sp_page_lazy_skip(w, &lazy)); /* filled once: never waits again */
+    ASSERT(!sp_page_lazy_owed(&lazy));
+    g_object_unref(w);
+
+    SpViewerWindow *win = open_window(base_path, cand_path);
+    ASSERT_EQ_I(sp_viewer_window_get_state(win), SP_VIEWER_WINDOW_READY);
+    gtk_window_present(GTK_WINDOW(win));
+    ASSERT_STREQ(sp_viewer_window_get_page(win), "compare");
+    SpSession *session = sp_viewer_window_get_session(win);
+    SpRunDocument *doc = sp_session_get_base(session);
+    ASSERT(wait_allocated(sp_viewer_window_get_page_widget(win, "compare")));
+    sp_session_set_selected_region(session, "exchange");
+    int exchange = sp_run_document_find_region(doc, "exchange");
+    ASSERT(exchange >= 0);
+
+    ASSERT(sp_viewer_window_set_page(win, "calltree"));
+    SpCalltreePage *tree = SP_CALLTREE_PAGE(sp_viewer_window_get_page_widget(win, "calltree"));
+    ASSERT(wait_allocated(GTK_WIDGET(tree)));
+    GtkSingleSelection *tsel = sp_calltree_page_get_selection(tree);
+    ASSERT(g_list_model_get_n_items(G_LIST_MODEL(tsel)) > 0);
+    GtkTreeListRow *row = gtk_single_selection_get_selected_item(tsel);
+    ASSERT(row != NULL);
+    g_autoptr(SpCallNode) node = SP_CALL_NODE(gtk_tree_list_row_get_item(row));
+    ASSERT_EQ_I(sp_call_node_get_node(node)->region, exchange);
+
+    ASSERT(sp_viewer_window_set_page(win, "regions"));
+    SpRegionsPage *regions = SP_REGIONS_PAGE(sp_viewer_window_get_page_widget(win, "regions"));
+    ASSERT(wait_allocated(GTK_WIDGET(regions)));
+    ASSERT_EQ_U(g_list_model_get_n_items(sp_regions_page_get_rows(regions)),
+                sp_run_document_get_run(doc)->nregions);
+    SpRegionItem *item = gtk_single_selection_get_selected_item(sp_regions_page_get_selection(regions));
+    ASSERT(item != NULL);
+    ASSERT_STREQ(sp_region_item_get_name(item), "exchange");
+
+    ASSERT(sp_viewer_window_set_page(win, "ranks"));
+    SpRanksPage *ranks = SP_RANKS_PAGE(sp_viewer_window_get_page_widget(win, "ranks"));
+    ASSERT_EQ_I(sp_ranks_page_get_region(ranks), exchange);
     close_window(win);
 }
 
@@ -1185,6 +1239,7 @@ int main(int argc, char **argv)
     RUN(test_table_sorted_by_total);
     RUN(test_estimates_marked);
     RUN(test_compare);
+    RUN(test_hidden_pages_refresh_when_shown);
     RUN(test_timeline_zoom_and_pan);
     RUN(test_follow_keeps_view);
     RUN(test_export_chart);
