@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_colors.c - the region palette and colour maps (see sp_colors.h). */
 #include "sp_colors.h"
+#include "sp_strpool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -70,43 +71,14 @@ typedef struct entry {
     int32_t region; /* id in the first run that has it */
 } entry;
 
-/* Names are copied into blocks, one after another: 10^6 regions were as
- * many mallocs and frees. */
-typedef struct name_block {
-    struct name_block *next;
-    size_t used, cap;
-    char text[];
-} name_block;
-
-#define NAME_BLOCK ((size_t)1 << 20)
 
 struct sp_color_map {
     size_t n;
     entry *by_rank; /* most time first */
     int32_t *index; /* hash slot -> position in by_rank, -1 empty */
     size_t cap;     /* power of two, > 2 n */
-    name_block *names;
+    sp_strpool names; /* 10^6 names were as many mallocs and frees */
 };
-
-/* A copy of name in m's blocks, or NULL (ENOMEM). */
-static char *name_copy(sp_color_map *m, const char *name)
-{
-    size_t len = strlen(name) + 1;
-    name_block *b = m->names;
-    if (!b || b->cap - b->used < len) {
-        size_t cap = len > NAME_BLOCK ? len : NAME_BLOCK;
-        name_block *nb = malloc(sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        nb->used = 0;
-        nb->cap = cap;
-        nb->next = b;
-        m->names = b = nb;
-    }
-    char *copy = memcpy(b->text + b->used, name, len);
-    b->used += len;
-    return copy;
-}
 
 static int find(const sp_color_map *m, const char *name, uint32_t h)
 {
@@ -147,11 +119,7 @@ void sp_color_map_free(sp_color_map *m)
 {
     if (!m)
         return;
-    while (m->names) {
-        name_block *next = m->names->next;
-        free(m->names);
-        m->names = next;
-    }
+    sp_strpool_free(&m->names);
     free(m->by_rank);
     free(m->index);
     free(m);
@@ -226,7 +194,7 @@ static int add_run(sp_color_map *m, const sp_run *run, size_t *cap_entries, bool
             m->by_rank = e;
             *cap_entries = cap;
         }
-        char *copy = name_copy(m, name);
+        char *copy = sp_strpool_copy(&m->names, name);
         if (!copy) {
             rc = SP_ENOMEM;
             break;

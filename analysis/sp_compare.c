@@ -35,7 +35,7 @@ void sp_compare_free(sp_compare *c)
 {
     if (!c)
         return;
-    sp__cmp_names_free(c->name_blocks_); /* the entries' names */
+    sp_strpool_free(&c->names_); /* the entries' names */
     free(c->entries);
     free(c);
 }
@@ -840,7 +840,7 @@ sp_compare *sp_compare_runs(const sp_run *const *base, size_t nb, const sp_run *
         sides_sched(c, &w);
     }
     if (c)
-        c->name_blocks_ = sp__cmp_keys_take_names(&w.keys);
+        c->names_ = sp__cmp_keys_take_names(&w.keys);
     work_free(&w, nb, nc);
     if (!rc) {
         if (o->tree)

@@ -101,6 +101,7 @@
 #include "sp_analysis.h"
 #include "sp_model.h"
 #include "sp_sched.h"
+#include "sp_strpool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -263,8 +264,8 @@ typedef struct sp_compare {
     sp_cmp_entry *entries;   /* regions: by |impact| descending, then name;
                                 tree: depth first, siblings so ordered */
     size_t n_filtered;       /* regions left out by the filter */
-    struct sp__cmp_names *name_blocks_; /* private: the blocks holding the
-                                entries' names (freed by sp_compare_free) */
+    sp_strpool names_;       /* private: the entries' names (freed by
+                                sp_compare_free) */
 } sp_compare;
 
 /* The aggregates (SP_AGG_* flags, sp_agg.h) a run read aggregate-first

@@ -27,48 +27,10 @@ static uint64_t hash_str(const char *s)
     return h;
 }
 
-/* A block of paths; a path longer than a block gets a block of its own. */
-struct sp__cmp_names {
-    sp__cmp_names *next;
-    size_t used, cap;
-    char text[];
-};
-
-#define NAMES_BLOCK ((size_t)1 << 20)
-
-/* A copy of path in the keys' blocks, or NULL (ENOMEM). */
-static char *names_copy(sp__cmp_keys *k, const char *path)
+sp_strpool sp__cmp_keys_take_names(sp__cmp_keys *k)
 {
-    size_t len = strlen(path) + 1;
-    sp__cmp_names *b = k->names;
-    if (!b || b->cap - b->used < len) {
-        size_t cap = len > NAMES_BLOCK ? len : NAMES_BLOCK;
-        sp__cmp_names *nb = malloc(sizeof *nb + cap);
-        if (!nb)
-            return NULL;
-        nb->used = 0;
-        nb->cap = cap;
-        nb->next = b;
-        k->names = b = nb;
-    }
-    char *copy = memcpy(b->text + b->used, path, len);
-    b->used += len;
-    return copy;
-}
-
-void sp__cmp_names_free(sp__cmp_names *names)
-{
-    while (names) {
-        sp__cmp_names *next = names->next;
-        free(names);
-        names = next;
-    }
-}
-
-sp__cmp_names *sp__cmp_keys_take_names(sp__cmp_keys *k)
-{
-    sp__cmp_names *names = k->names;
-    k->names = NULL;
+    sp_strpool names = k->names;
+    k->names = (sp_strpool){0};
     return names;
 }
 
@@ -124,7 +86,7 @@ int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, in
     }
     if (k->n == k->cap && grow_keys(k, k->cap ? 2 * k->cap : 64))
         return -1;
-    char *copy = names_copy(k, path);
+    char *copy = sp_strpool_copy(&k->names, path);
     if (!copy)
         return -1;
     const char *last = strrchr(copy, SP__CMP_PATH_SEP);
@@ -135,7 +97,7 @@ int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, in
 
 void sp__cmp_keys_free(sp__cmp_keys *k)
 {
-    sp__cmp_names_free(k->names);
+    sp_strpool_free(&k->names);
     free(k->keys);
     free(k->slots);
     memset(k, 0, sizeof *k);

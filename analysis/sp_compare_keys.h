@@ -16,6 +16,7 @@
 #include "sp_hist.h"
 #include "sp_model.h"
 #include "sp_sched.h"
+#include "sp_strpool.h"
 
 /* Separator of the regions of a call path in a key (never in names that
  * sp__label_copy would display: a control character). */
@@ -37,9 +38,6 @@ typedef struct sp__cmp_slot {
     uint32_t hash;
 } sp__cmp_slot;
 
-/* Blocks holding the keys' paths one after another (10^6 regions were as
- * many mallocs, and as many frees, for both the keys and the entries). */
-typedef struct sp__cmp_names sp__cmp_names;
 
 /* Keys shared by every run of a comparison (open addressing on the path). */
 typedef struct sp__cmp_keys {
@@ -47,7 +45,8 @@ typedef struct sp__cmp_keys {
     sp__cmp_key *keys;
     size_t nslots;
     sp__cmp_slot *slots;
-    sp__cmp_names *names; /* the paths (owned; see sp__cmp_keys_take_names) */
+    sp_strpool names; /* the paths, one after another (10^6 regions were as many
+                         mallocs and frees); owned; see sp__cmp_keys_take_names */
 } sp__cmp_keys;
 
 /* The key of path (added when new). -1 on ENOMEM. */
@@ -55,10 +54,9 @@ int32_t sp__cmp_keys_intern(sp__cmp_keys *k, const char *path, int32_t depth, in
 /* Room for `more` keys beyond those held, so that interning them neither
  * grows the table nor moves the keys. 0 or SP_ENOMEM (nothing changed). */
 int sp__cmp_keys_reserve(sp__cmp_keys *k, size_t more);
-/* The blocks holding every key's path, handed to the caller (free them
- * with sp__cmp_names_free, after the keys: their paths point there). */
-sp__cmp_names *sp__cmp_keys_take_names(sp__cmp_keys *k);
-void sp__cmp_names_free(sp__cmp_names *names);
+/* The pool holding every key's path, handed to the caller (free it with
+ * sp_strpool_free, after the keys: their paths point there); k's is empty. */
+sp_strpool sp__cmp_keys_take_names(sp__cmp_keys *k);
 void sp__cmp_keys_free(sp__cmp_keys *k);
 
 /* A run's time is cut into this many equal segments (per rank, from its
