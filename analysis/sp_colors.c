@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sp_colors.c - the region palette and colour maps (see sp_colors.h). */
 #include "sp_colors.h"
-#include "sp_strpool.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include "sp_analysis.h"
 #include "sp_analysis_internal.h"
 #include "sp_error.h"
+#include "sp_strpool.h"
 
 /*
  * Chosen from Tableau 10/20, D3's category20 and Kelly's colours of maximum
@@ -70,7 +70,6 @@ typedef struct entry {
     uint32_t hash;  /* fnv1a(name): probes compare it before the name */
     int32_t region; /* id in the first run that has it */
 } entry;
-
 
 struct sp_color_map {
     size_t n;

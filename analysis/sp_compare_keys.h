@@ -38,7 +38,6 @@ typedef struct sp__cmp_slot {
     uint32_t hash;
 } sp__cmp_slot;
 
-
 /* Keys shared by every run of a comparison (open addressing on the path). */
 typedef struct sp__cmp_keys {
     size_t n, cap;
